@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+
+/**
+ * Tests import the workspace packages by name but run against their sources, so `pnpm test` never
+ * depends on a stale `dist/`. The packed tarballs are exercised separately by `pnpm release:check`.
+ */
+const packageSource = (folder: string) =>
+  fileURLToPath(new URL(`./packages/${folder}/src/index.ts`, import.meta.url));
+
+export const workspaceAliases: Record<string, string> = {
+  "@org/webinar-types": packageSource("types"),
+  "@org/webinar-signing": packageSource("signing"),
+  "@org/webinar-client": packageSource("client"),
+  "@org/webinar-validator": packageSource("validator"),
+  "@org/webinar-server": packageSource("server"),
+};
