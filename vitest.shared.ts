@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 const packageSource = (folder: string) =>
   fileURLToPath(new URL(`./packages/${folder}/src/index.ts`, import.meta.url));
 
+// Subpath entries come before their package: Vite matches aliases in order and by prefix.
 export const workspaceAliases: Record<string, string> = {
+  "@org/webinar-signing/node": fileURLToPath(new URL("./packages/signing/src/node.ts", import.meta.url)),
   "@org/webinar-types": packageSource("types"),
   "@org/webinar-signing": packageSource("signing"),
   "@org/webinar-client": packageSource("client"),

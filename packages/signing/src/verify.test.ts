@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { malformedSignatures } from "../test/malformed-signatures";
+import { negativeVectors, positiveVectors } from "../test/vectors";
+import { createSigner } from "./sign";
+import { verify } from "./verify";
+
+const vector = positiveVectors[0]!;
+
+describe("verify (Web Crypto)", () => {
+  it.each(positiveVectors)("§5.2 accepts the signature of vector: $name", async (positive) => {
+    expect(await verify(positive.secret, positive.canonical, positive.signature)).toBe(true);
+    expect(await createSigner(positive.secret).verify(positive.canonical, positive.signature)).toBe(true);
+  });
+
+  it.each(negativeVectors)("§5.2 rejects the mistake and accepts the correct signature: $name", async (negative) => {
+    expect(await verify(negative.secret, negative.canonical, negative.signature)).toBe(false);
+    expect(await createSigner(negative.secret).verify(negative.canonical, negative.signature)).toBe(false);
+    expect(await verify(negative.secret, negative.canonical, negative.expectedSignature)).toBe(true);
+  });
+
+  it.each(malformedSignatures)("rejects a malformed signature: $rule", async ({ signature }) => {
+    expect(await verify(vector.secret, vector.canonical, signature)).toBe(false);
+    expect(await createSigner(vector.secret).verify(vector.canonical, signature)).toBe(false);
+  });
+
+  it.each([
+    {
+      rule: "§5.2 a signature made with another secret is rejected",
+      run: async () => expect(await verify(`${vector.secret}x`, vector.canonical, vector.signature)).toBe(false),
+    },
+    {
+      rule: "§5.2 a signature of another canonical string is rejected",
+      run: async () => expect(await verify(vector.secret, `${vector.canonical}\n`, vector.signature)).toBe(false),
+    },
+    {
+      rule: "a signature differing in its last character only is rejected",
+      run: async () => {
+        const last = vector.signature.at(-1) === "0" ? "1" : "0";
+        expect(await verify(vector.secret, vector.canonical, `${vector.signature.slice(0, 63)}${last}`)).toBe(false);
+      },
+    },
+    {
+      rule: "a non-string signature (absent header read as undefined) is rejected, not thrown",
+      run: async () => expect(await verify(vector.secret, vector.canonical, undefined as unknown as string)).toBe(false),
+    },
+    {
+      rule: "an empty secret throws a TypeError (configuration error, not a mismatch)",
+      run: async () => expect(verify("", vector.canonical, vector.signature)).rejects.toThrow(TypeError),
+    },
+  ])("$rule", async ({ run }) => run());
+});

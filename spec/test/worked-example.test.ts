@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { spec } from "./load-spec.ts";
+
+interface Vector { name: string; apiKey: string; secret: string; path: string; timestamp: string; nonce: string; body: string; bodyHash: string; canonical: string; signature: string }
+const vectors: { positive: Vector[] } = JSON.parse(readFileSync(new URL("../test-vectors/signing.json", import.meta.url), "utf8"));
+const guide: string = spec.tags.find((tag: { name: string }) => tag.name === "Signing requests").description;
+
+describe("the Signing requests guide", () => {
+  const named = /test vector "([^"]+)"/.exec(guide)?.[1];
+  const vector = vectors.positive.find((candidate) => candidate.name === named);
+
+  it("names a positive signing vector as its worked example", () => {
+    expect(named).toBeDefined();
+    expect(vector).toBeDefined();
+  });
+
+  it.each(["apiKey", "secret", "path", "timestamp", "nonce", "body", "bodyHash", "signature"] as const)(
+    "§5.2 shows the vector's %s exactly",
+    (field) => expect(guide).toContain(vector![field]),
+  );
+
+  it("§5.2 shows the canonical string line by line", () => {
+    for (const line of vector!.canonical.split("\n")) expect(guide).toContain(`\n${line}\n`);
+  });
+});
