@@ -123,3 +123,16 @@ describe("§2 schema shapes", () => {
     for (const field of ["playbackMode", "sort", "pageSize"]) expect(resolve(request.properties[field]).default).toBeUndefined();
   });
 });
+
+describe("the Errors and retries guide agrees with the ErrorCode catalog", () => {
+  const guide: string = spec.tags.find((tag: { name: string }) => tag.name === "Errors and retries").description;
+  const rows = [...guide.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| (\w+) \|/gm)].map(([, code, status, retry]) => ({ code, status, retry }));
+  const errorCode = spec.components.schemas.ErrorCode;
+
+  it("lists every code once", () => expect(rows.map((row) => row.code).sort()).toEqual([...errorCode.enum].sort()));
+
+  it.each(rows)("§7 $code: status $status and retry $retry match x-httpStatus and x-retry", ({ code, status, retry }) => {
+    expect(Number(status)).toBe(errorCode["x-httpStatus"][code!]);
+    expect(retry === "no" ? "never" : retry).toBe(errorCode["x-retry"][code!]);
+  });
+});

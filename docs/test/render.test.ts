@@ -1,0 +1,286 @@
+/**
+ * Opens the built reference (`dist/index.html`) in Debian's Chromium, served from 127.0.0.1 with every
+ * other destination blocked, and checks that a reader without network access gets the whole page:
+ * every operation and every guide of the spec renders, the code samples are there, nothing logs an
+ * error and nothing even tries to leave the machine. What to look for is read from the spec itself.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { buildDocs, defaultOutputPath, PAGE_TITLE, resolveSpecPath } from "../scripts/build.ts";
+
+const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const distDir = dirname(defaultOutputPath);
+const screenshotPath = join(docsDir, "screenshots", "reference.png");
+const specPath = resolveSpecPath();
+
+// The service has exactly these four operations (spec §1.2); their summaries come from the spec.
+const expectedOperationIds = ["upsertViewer", "issueLoginTicket", "getWatchOverview", "queryViewerWatch"];
+
+interface SpecOperation {
+  operationId: string;
+  summary: string;
+  codeSamples: Array<{ label: string; source: string }>;
+}
+
+interface SpecGuide {
+  name: string;
+  description: string;
+}
+
+const spec = readSpec(specPath);
+
+describe("docs: the reference renders offline from dist/index.html", () => {
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const blockedRequests = new Set<string>();
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    // A missing page means nobody ran the build yet (a bare `vitest run`): build it rather than fail
+    // on a 404 that says nothing.
+    if (!existsSync(defaultOutputPath)) buildDocs({ specPath });
+
+    server = await serveDirectory(distDir);
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block" });
+
+    const isLocal = (url: string) => url.startsWith(`${origin}/`) || url === origin || /^(data|blob|about):/.test(url);
+    await context.route("**/*", async (route) => {
+      const url = route.request().url();
+      if (isLocal(url)) return route.continue();
+      blockedRequests.add(`${route.request().method()} ${url}`);
+      return route.abort("blockedbyclient");
+    });
+    await context.routeWebSocket(/.*/, (socket) => {
+      blockedRequests.add(`WebSocket ${socket.url()}`);
+      return socket.close();
+    });
+    // Second witness, for any request that would not pass through the route above.
+    context.on("request", (request) => {
+      if (!isLocal(request.url())) blockedRequests.add(`${request.method()} ${request.url()}`);
+    });
+
+    page = await context.newPage();
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${message.text()} @ ${message.location().url}`);
+    });
+    page.on("pageerror", (error) => consoleErrors.push(`page error: ${error.message}`));
+
+    await page.goto(`${origin}/index.html`, { waitUntil: "load" });
+    await page.locator("h1").filter({ hasText: spec.title }).first().waitFor({ state: "visible", timeout: 15_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  });
+
+  it("the page is titled after the API", async () => {
+    expect(await page.title()).toBe(PAGE_TITLE);
+  });
+
+  it("the spec documents exactly the four operations of §1.2", () => {
+    expect(spec.operations.map((operation) => operation.operationId).sort()).toEqual([...expectedOperationIds].sort());
+  });
+
+  it.each(expectedOperationIds)("operation %s renders under its summary, with its code samples", async (id) => {
+    const operation = spec.operations.find((candidate) => candidate.operationId === id);
+    if (operation === undefined) throw new Error(`${id} is not in ${specPath}`);
+    // The spec's own cross-links use this form (`#operation/<operationId>`), so this also proves they work.
+    await page.goto(`${origin}/index.html#operation/${id}`);
+    const heading = headingNamed(page, operation.summary);
+    await heading.waitFor({ state: "visible", timeout: 10_000 });
+    expect(await heading.isVisible()).toBe(true);
+
+    const [firstSample] = operation.codeSamples;
+    if (firstSample !== undefined) {
+      // Redoc shows the first sample's label on its language switch and that sample's code below it.
+      const firstLine = firstSample.source.split("\n").find((line) => line.trim() !== "") ?? "";
+      await page.getByText(firstSample.label, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
+      const pageText = normalizeSpace(await page.evaluate(() => document.body.textContent ?? ""));
+      expect(pageText).toContain(normalizeSpace(firstLine));
+    }
+  });
+
+  it("the spec has guides (tags with x-traitTag: true)", () => {
+    expect(spec.guides.length).toBeGreaterThan(0);
+  });
+
+  it.each(spec.guides.map((guide) => [guide.name, guide] as const))(
+    "guide %s renders from the sidebar",
+    async (_name, guide) => {
+      await page.goto(`${origin}/index.html`);
+      // The sidebar entry, not one of the description's cross-links with the same text.
+      await page
+        .locator("[data-component-name='Menu/Menu']")
+        .getByRole("link", { name: guide.name, exact: true })
+        .first()
+        .click();
+      const heading = headingNamed(page, guide.name);
+      await heading.waitFor({ state: "visible", timeout: 10_000 });
+      expect(await heading.isVisible()).toBe(true);
+
+      const opening = plainOpening(guide.description);
+      if (opening !== undefined) {
+        await page.getByText(opening).first().waitFor({ state: "visible", timeout: 10_000 });
+        expect(await page.getByText(opening).first().isVisible()).toBe(true);
+      }
+    },
+  );
+
+  it("writes a full-page screenshot to docs/screenshots/reference.png", async () => {
+    await page.goto(`${origin}/index.html`);
+    await page.locator("h1").filter({ hasText: spec.title }).first().waitFor({ state: "visible" });
+    // Redoc renders only the sections inside the viewport (and drops them again when they leave it):
+    // the capture is taken through a viewport as tall as the page, so every section is drawn.
+    // Operations stay folded under their tag here (Redoc unfolds one tag at a time); the tests above
+    // open each of them. The capture must show every guide.
+    await growViewportToPage(page);
+    const missing: string[] = [];
+    for (const guide of spec.guides) {
+      if (!(await headingNamed(page, guide.name).isVisible())) missing.push(guide.name);
+    }
+    mkdirSync(dirname(screenshotPath), { recursive: true });
+    const png = await page.screenshot({ path: screenshotPath, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(png.byteLength).toBeGreaterThan(10_000);
+    expect(missing).toEqual([]);
+  });
+
+  // These two run last so they cover every navigation above.
+  it("logs no console errors and no page errors", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("makes no request beyond 127.0.0.1 (works offline)", () => {
+    expect([...blockedRequests]).toEqual([]);
+  });
+});
+
+function headingNamed(page: Page, text: string) {
+  return page
+    .locator("h1, h2, h3")
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) })
+    .first();
+}
+
+async function growViewportToPage(page: Page): Promise<void> {
+  const width = page.viewportSize()?.width ?? 1280;
+  let height = 0;
+  for (let round = 0; round < 8; round += 1) {
+    const scrollHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (scrollHeight <= height) break;
+    height = scrollHeight;
+    await page.setViewportSize({ width, height: Math.min(height, 60_000) });
+    await page.waitForTimeout(500);
+  }
+}
+
+/**
+ * The first sentence of a Markdown description as the reader sees it, or undefined when it holds
+ * markup this simple conversion cannot predict (tables, HTML, images).
+ */
+function plainOpening(markdown: string): string | undefined {
+  const firstParagraph = markdown.trim().split(/\n\s*\n/)[0] ?? "";
+  const text = firstParagraph
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[*_`]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  if (sentence.length < 8 || /[|<>#!]/.test(sentence)) return undefined;
+  return sentence;
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function readSpec(path: string): { title: string; operations: SpecOperation[]; guides: SpecGuide[] } {
+  if (!existsSync(path)) throw new Error(`docs test: no spec at ${path} (set DOCS_SPEC to try another file)`);
+  const document = parse(readFileSync(path, "utf8")) as {
+    info?: { title?: string };
+    tags?: Array<{ name: string; description?: string; "x-traitTag"?: boolean }>;
+    paths?: Record<string, Record<string, unknown>>;
+  };
+  const operations: SpecOperation[] = [];
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const value of Object.values(pathItem)) {
+      const operation = value as {
+        operationId?: string;
+        summary?: string;
+        "x-codeSamples"?: Array<{ lang: string; label?: string; source: string | { $ref: string } }>;
+      };
+      if (typeof operation?.operationId !== "string") continue;
+      operations.push({
+        operationId: operation.operationId,
+        summary: operation.summary ?? operation.operationId,
+        codeSamples: (operation["x-codeSamples"] ?? []).map((sample) => ({
+          label: sample.label ?? sample.lang,
+          source:
+            typeof sample.source === "string"
+              ? sample.source
+              : readFileSync(resolve(dirname(path), sample.source.$ref), "utf8"),
+        })),
+      });
+    }
+  }
+  const guides = (document.tags ?? [])
+    .filter((tag) => tag["x-traitTag"] === true)
+    .map((tag) => ({ name: tag.name, description: tag.description ?? "" }));
+  return { title: document.info?.title ?? "", operations, guides };
+}
+
+async function serveDirectory(root: string): Promise<Server> {
+  const types: Record<string, string> = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".json": "application/json",
+  };
+  const server = createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
+    const file = resolve(root, `.${pathname.endsWith("/") ? `${pathname}index.html` : pathname}`);
+    // Serve that one folder only: no `..` escapes, no directory listings.
+    const inside = file === root || file.startsWith(root + sep);
+    if (!inside || !existsSync(file) || relative(root, file) === "") {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return server;
+}
