@@ -1,11 +1,23 @@
 import { defineConfig } from "tsup";
 
-// ESM and CommonJS with declarations: merchant backends still run Jest and CommonJS.
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+export default defineConfig([
+  // The library: ESM and CommonJS with declarations, since merchant backends still run Jest and CommonJS.
+  {
+    entry: ["src/index.ts"],
+    format: ["esm", "cjs"],
+    dts: true,
+    // Both builds run at once: this one cleans dist/ except what the other writes.
+    clean: ["!cli.js", "!cli.js.map"],
+    sourcemap: true,
+    target: "node20",
+  },
+  // The `webinar` bin: one ESM file that keeps its shebang (esbuild preserves it) and imports its dependencies.
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    target: "node20",
+  },
+]);

@@ -9,6 +9,7 @@ export { canonicalString } from "./canonical";
 export type { CanonicalInput } from "./canonical";
 export { createNonce, isValidNonce } from "./nonce";
 export type { RandomSource } from "./nonce";
+export type { CryptoBackend, CryptoPreference } from "./crypto-backend";
 export { createSigner, sign } from "./sign";
 export type { Signer } from "./sign";
 export { signRequest } from "./sign-request";

@@ -1,3 +1,5 @@
+import { nodeBodyHash, webBodyHash, type RawBody } from "./body-hash";
+import { builtinNodeCrypto, chooseNodeCrypto, type CryptoBackend, type CryptoPreference, type NodeCrypto } from "./crypto-backend";
 import { toDigestInput } from "./digest-input";
 import { toLowerHex } from "./hex";
 import { assertUsableSecret } from "./secret";
@@ -9,6 +11,7 @@ import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
  * verifying for many merchants cannot grow it without bound.
  */
 export const KEY_CACHE_LIMIT = 16;
+const encoder = new TextEncoder();
 const keyCache = new Map<string, Promise<CryptoKey>>();
 
 function importHmacKey(secret: string): Promise<CryptoKey> {
@@ -44,9 +47,20 @@ async function hmacHex(key: CryptoKey, canonical: string): Promise<string> {
   return toLowerHex(new Uint8Array(mac));
 }
 
+/** Web Crypto HMAC through the shared key cache; what {@link sign} does where there is no node:crypto. */
+export async function webSign(secret: string, canonical: string): Promise<string> {
+  assertUsableSecret(secret);
+  return hmacHex(await cachedHmacKey(secret), canonical);
+}
+
+function nodeHmacHex(nodeCrypto: NodeCrypto, key: unknown, canonical: string): string {
+  return nodeCrypto.createHmac("sha256", key).update(canonical, "utf8").digest("hex");
+}
+
 /**
- * Lowercase hex HMAC-SHA256 of the canonical string (spec §5.2 step 4), with Web Crypto. The key is the UTF-8
- * encoding of `secret` as written; a secret that looks like hex or Base64 is still used as text.
+ * Lowercase hex HMAC-SHA256 of the canonical string (spec §5.2 step 4), with node:crypto where the runtime has it
+ * and Web Crypto elsewhere. The key is the UTF-8 encoding of `secret` as written; a secret that looks like hex or
+ * Base64 is still used as text.
  *
  * @example
  * const signature = await sign(process.env.WEBINAR_API_SECRET!, canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
@@ -54,37 +68,52 @@ async function hmacHex(key: CryptoKey, canonical: string): Promise<string> {
  */
 export async function sign(secret: string, canonical: string): Promise<string> {
   assertUsableSecret(secret);
-  return hmacHex(await cachedHmacKey(secret), canonical);
+  const nodeCrypto = builtinNodeCrypto();
+  return nodeCrypto === undefined ? webSign(secret, canonical) : nodeHmacHex(nodeCrypto, encoder.encode(secret), canonical);
 }
 
-/** Signs and verifies with one secret whose HMAC key is imported once; see {@link createSigner}. */
+/** Hashes, signs and verifies with one secret whose key is prepared once; see {@link createSigner}. */
 export interface Signer {
+  /** The implementation in use. */
+  readonly backend: CryptoBackend;
+  /** Lowercase hex SHA-256 of the exact body, like `bodyHash`. */
+  hashBody(body: RawBody): Promise<string>;
   /** Lowercase hex HMAC-SHA256 of `canonical`, like {@link sign}. */
   sign(canonical: string): Promise<string>;
-  /** Whether `signature` is the signature of `canonical`, like `verify`. */
+  /** Whether `signature` is the signature of `canonical`, like `verify`; constant-time comparison. */
   verify(canonical: string, signature: string): Promise<boolean>;
 }
 
 /**
- * Holds the imported HMAC key of one secret, for callers that keep a secret for the life of the process and do
- * not want it in the shared key cache.
+ * Prepares the HMAC key of one secret once, for callers that keep a secret for the life of the process (a client,
+ * a test server). `preference` picks the backend: `auto` (default) is node:crypto where available, else Web Crypto.
  *
  * @example
  * const signer = createSigner(process.env.WEBINAR_API_SECRET!);
  * const signature = await signer.sign(canonical);
  * await signer.verify(canonical, signature); // true
  */
-export function createSigner(secret: string): Signer {
+export function createSigner(secret: string, preference: CryptoPreference = "auto"): Signer {
   assertUsableSecret(secret);
-  let key: Promise<CryptoKey> | undefined;
-  const hmacKey = () => (key ??= importHmacKey(secret));
+  const nodeCrypto = chooseNodeCrypto(preference);
+  let signCanonical: (canonical: string) => Promise<string>;
+  let hashBody: (body: RawBody) => Promise<string>;
+  if (nodeCrypto !== undefined) {
+    const key = nodeCrypto.createSecretKey(encoder.encode(secret));
+    signCanonical = async (canonical) => nodeHmacHex(nodeCrypto, key, canonical);
+    hashBody = async (body) => nodeBodyHash(nodeCrypto, body);
+  } else {
+    let key: Promise<CryptoKey> | undefined;
+    signCanonical = async (canonical) => hmacHex(await (key ??= importHmacKey(secret)), canonical);
+    hashBody = webBodyHash;
+  }
   return {
-    async sign(canonical) {
-      return hmacHex(await hmacKey(), canonical);
-    },
+    backend: nodeCrypto === undefined ? "web" : "node",
+    hashBody,
+    sign: signCanonical,
     async verify(canonical, signature) {
       if (!isWellFormedSignature(signature)) return false;
-      return constantTimeEqual(await hmacHex(await hmacKey(), canonical), signature);
+      return constantTimeEqual(await signCanonical(canonical), signature);
     },
   };
 }

@@ -3,7 +3,8 @@ import { sign } from "./sign";
 import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
 
 /**
- * Whether `signature` is the signature of `canonical` under `secret` (spec §5.2), with Web Crypto. Anything but
+ * Whether `signature` is the signature of `canonical` under `secret` (spec §5.2), with node:crypto where the
+ * runtime has it and Web Crypto elsewhere. Anything but
  * 64 lowercase hex characters (uppercase hex, Base64, a missing header) is rejected before any HMAC is computed;
  * a well-formed signature is compared with the expected one in constant time.
  *

@@ -1,0 +1,153 @@
+import { PassThrough } from "node:stream";
+import { limits } from "@org/webinar-types";
+import { describe, expect, it } from "vitest";
+import { createDataset, TICKET_CODE } from "../../test/support/dataset";
+import { startServer } from "../../test/support/fixtures";
+import { apiError, TEST_API_KEY, TEST_SECRET, type VerifyingServer } from "../../test/support/verifying-server";
+import { COMMANDS } from "./commands";
+import { EXIT, main } from "./main";
+
+function memoryIo(env: Record<string, string | undefined>, stderrIsTTY = false) {
+  const captured = { stdout: "", stderr: "" };
+  const stdout = new PassThrough();
+  const stderr = Object.assign(new PassThrough(), { isTTY: stderrIsTTY });
+  stdout.on("data", (chunk: Buffer) => (captured.stdout += chunk.toString("utf8")));
+  stderr.on("data", (chunk: Buffer) => (captured.stderr += chunk.toString("utf8")));
+  return { io: { stdout, stderr, env }, captured };
+}
+
+async function run(argv: string[], server?: VerifyingServer, options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const env = server === undefined ? {} : { WEBINAR_BASE_URL: server.baseUrl, WEBINAR_API_KEY: TEST_API_KEY, WEBINAR_API_SECRET: TEST_SECRET };
+  const { io, captured } = memoryIo({ ...env, ...options.env }, options.tty);
+  const exitCode = await main(argv, io);
+  return { exitCode, ...captured };
+}
+
+const overview = ["overview", "--ticket-code", TICKET_CODE, "--mode", "ALL"];
+const exportCsv = ["viewers", "export", "--format", "csv", "--ticket-code", TICKET_CODE, "--mode", "REPLAY", "--sort", "WATCH_SECONDS_DESC"];
+
+describe("webinar help", () => {
+  it.each(COMMANDS.map((command) => ({ name: command.name })))("`webinar $name --help` prints its usage and options, exit 0, no credentials needed", async ({ name }) => {
+    const result = await run([...name.split(" "), "--help"]);
+    expect(result).toMatchObject({ exitCode: EXIT.ok, stderr: "" });
+    expect(result.stdout).toContain(`Usage: webinar ${name}`);
+    expect(result.stdout).toContain("--api-secret <secret>");
+  });
+
+  it("`webinar --help` lists every command; no arguments prints it to stderr with exit 2", async () => {
+    const help = await run(["--help"]);
+    expect(help.exitCode).toBe(EXIT.ok);
+    for (const command of COMMANDS) expect(help.stdout).toContain(command.name);
+    expect(await run([])).toMatchObject({ exitCode: EXIT.usage, stdout: "" });
+  });
+
+  it("--version prints the package version", async () => {
+    expect((await run(["--version"])).stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe("usage errors exit 2 and send nothing", () => {
+  const tooManyIds = Array.from({ length: limits.maxCombinedIds + 1 }, (_, index) => String(10000 + index)).join(",");
+  it.each([
+    { rule: "unknown command", argv: ["frobnicate"], message: "unknown command: frobnicate" },
+    { rule: "unknown option", argv: [...overview, "--colour"], message: "--colour" },
+    { rule: "missing required option", argv: ["ticket", "--uid", "10001"], message: "--ticket-code is required" },
+    { rule: "not a number", argv: ["ticket", "--uid", "ten", "--ticket-code", TICKET_CODE], message: "--uid must be a whole number" },
+    { rule: "enum value outside the spec", argv: ["overview", "--ticket-code", TICKET_CODE, "--mode", "live"], message: "--mode must be one of ALL, LIVE, REPLAY" },
+    { rule: "extra argument", argv: [...overview, "extra"], message: "unexpected argument: extra" },
+    { rule: "contradictory flags", argv: ["upsert", "--external-user-id", "x", "--display-name", "A", "--clear-display-name"], message: "exclude each other" },
+    { rule: `more than ${limits.maxCombinedIds} ids on one page`, argv: ["viewers", "--ticket-code", TICKET_CODE, "--mode", "ALL", "--sort", "WATCH_SECONDS_DESC", "--page-size", "10", "--uid", tooManyIds], message: "viewers export" },
+    { rule: "unknown export format", argv: [...exportCsv.slice(0, 3), "xml", ...exportCsv.slice(4)], message: "--format must be one of csv, jsonl" },
+    { rule: "an invalid base URL", argv: [...overview, "--base-url", "not a url"], message: "baseUrl must be an absolute" },
+  ])("$rule", async ({ argv, message }) => {
+    const server = await startServer();
+    const result = await run(argv, server);
+    expect(result.exitCode).toBe(EXIT.usage);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain("--help' for usage");
+    expect(server.received).toHaveLength(0);
+  });
+
+  it("missing credentials name what to set", async () => {
+    const result = await run(overview);
+    expect(result.exitCode).toBe(EXIT.usage);
+    expect(result.stderr).toContain("missing credentials: --base-url or WEBINAR_BASE_URL, --api-key or WEBINAR_API_KEY, --api-secret or WEBINAR_API_SECRET");
+  });
+
+  it("an export without credentials writes nothing to stdout, not even the CSV header", async () => {
+    expect(await run(exportCsv)).toMatchObject({ exitCode: EXIT.usage, stdout: "" });
+  });
+
+  it("flags override the environment", async () => {
+    const server = await startServer({ dataset: createDataset(1) });
+    const result = await run([...overview, "--base-url", server.baseUrl, "--api-key", TEST_API_KEY, "--api-secret", TEST_SECRET], undefined, { env: { WEBINAR_BASE_URL: "http://127.0.0.1:9", WEBINAR_API_KEY: "wrong", WEBINAR_API_SECRET: "wrong" } });
+    expect(result.exitCode).toBe(EXIT.ok);
+    expect(server.received[0]!.verdict).toBe("ok");
+  });
+});
+
+describe("failures", () => {
+  it("§7 --json turns an API error into JSON on stderr", async () => {
+    const server = await startServer();
+    server.script("getWatchOverview", apiError(404, "WEBINAR_NOT_FOUND", "no such webinar"));
+    const result = await run([...overview, "--json"], server);
+    expect(result.exitCode).toBe(EXIT.apiError);
+    expect(JSON.parse(result.stderr)).toEqual({ error: { type: "api", status: 404, code: "WEBINAR_NOT_FOUND", message: "no such webinar", requestId: expect.stringMatching(/^req_/) } });
+  });
+
+  it("a gateway's HTML page exits 3", async () => {
+    const server = await startServer();
+    server.scriptGateway("*", { status: 413, text: "<html>too large</html>" });
+    const result = await run(overview, server);
+    expect(result.exitCode).toBe(EXIT.noValidAnswer);
+    expect(result.stderr).toContain("invalid answer: HTTP 413");
+  });
+
+  it("an unreachable server exits 3 after the retries", async () => {
+    const server = await startServer();
+    await server.close();
+    const result = await run([...overview, "--timeout-ms", "2000"], server);
+    expect(result.exitCode).toBe(EXIT.noValidAnswer);
+    expect(result.stderr).toMatch(/WebinarConnectionError: could not reach the server: .*ECONNREFUSED.* \(after 3 attempts\)/);
+  }, 20_000);
+});
+
+describe("output", () => {
+  it("text output of the overview", async () => {
+    const server = await startServer({ dataset: createDataset(4) });
+    const result = await run(overview, server);
+    expect(result.stdout).toMatch(/^ticketCode +WBN8K2QX$/m);
+    expect(result.stdout).toMatch(/^registered +4 +\d+ +\d+$/m);
+  });
+
+  it(`export with more than ${limits.maxCombinedIds} ids runs in batches and writes the merged records`, async () => {
+    const server = await startServer({ dataset: createDataset(20) });
+    const ids = Array.from({ length: 400 }, (_, index) => String(10000 + index * 2)).join(",");
+    const result = await run([...exportCsv, "--uid", ids], server);
+    expect(result.exitCode).toBe(EXIT.ok);
+    expect(result.stdout.split("\r\n").filter(Boolean)).toHaveLength(1 + 10);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("a progress line goes to stderr only when stderr is a terminal", async () => {
+    const server = await startServer({ dataset: createDataset(30) });
+    const tty = await run([...exportCsv, "--page-size", "10"], server, { tty: true });
+    expect(tty.stderr).toBe("\rexported 10 records (1 page)\rexported 20 records (2 pages)\rexported 30 records (3 pages)\n");
+    const piped = await run([...exportCsv, "--page-size", "10"], server);
+    expect(piped.stderr).toBe("");
+  });
+
+  it("--verbose logs each attempt to stderr, without secrets, signatures or login URLs", async () => {
+    const server = await startServer({ dataset: createDataset(1) });
+    server.script("issueLoginTicket", apiError(503, "PUBLIC_METADATA_UNAVAILABLE", undefined, { headers: { "Retry-After": "0" } }));
+    const result = await run(["ticket", "--uid", "10000", "--ticket-code", TICKET_CODE, "--verbose"], server);
+    expect(result.exitCode).toBe(EXIT.ok);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^webinar: POST \/api\/v1\/open\/viewers\/login-tickets attempt 1: 503 PUBLIC_METADATA_UNAVAILABLE in \d+ ms requestId req_scripted_\w+ retry in 0 ms$/);
+    expect(lines[1]).toMatch(/attempt 2: 200 in \d+ ms requestId req_\d+$/);
+    expect(result.stderr).not.toContain("login_ticket");
+    expect(result.stderr).not.toContain(TEST_SECRET);
+    for (const request of server.received) expect(result.stderr).not.toContain(request.header("x-signature"));
+  });
+});

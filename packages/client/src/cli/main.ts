@@ -1,0 +1,178 @@
+/**
+ * `webinar`, the command line of the client: argument parsing (node:util parseArgs), help, credentials from
+ * flags or the environment, and turning failures into a message on stderr and an exit code:
+ *
+ * | exit | meaning |
+ * |---|---|
+ * | 0 | success |
+ * | 1 | the API answered with an error (code, message and requestId are printed) |
+ * | 2 | usage: unknown command or option, missing or invalid value, missing credentials |
+ * | 3 | no valid answer: network failure, timeout, refused redirect, non-JSON answer |
+ * | 4 | unexpected failure (a bug) |
+ */
+import { parseArgs } from "node:util";
+import packageJson from "../../package.json" with { type: "json" };
+import { createWebinarClient, type WebinarClient } from "../client";
+import { WebinarApiError, WebinarConnectionError, WebinarResponseError, WebinarTimeoutError } from "../errors";
+import type { RequestLogEntry } from "../request-log";
+import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec, type OptionSpec, type OptionValues } from "./commands";
+import { write, type CliIo } from "./output";
+import { UsageError } from "./usage-error";
+
+export const EXIT = { ok: 0, apiError: 1, usage: 2, noValidAnswer: 3, unexpected: 4 } as const;
+
+type ParseOptions = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
+
+function parseConfig(options: Record<string, OptionSpec>): ParseOptions {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple === true ? { multiple: true } : {}), ...(spec.short === undefined ? {} : { short: spec.short }) }]),
+  );
+}
+
+function optionHelp(options: Record<string, OptionSpec>): string {
+  const rows = Object.entries(options).map(([name, spec]) => [`${spec.short === undefined ? "" : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`, spec.help] as const);
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`).join("\n");
+}
+
+function commandHelp(command: CommandSpec): string {
+  const notes = command.notes === undefined ? "" : `\n${command.notes}\n`;
+  return `webinar ${command.name}: ${command.summary}\n\nUsage: ${command.usage}\n${notes}\nOptions:\n${optionHelp(command.options)}\n\nGlobal options:\n${optionHelp(GLOBAL_OPTIONS)}\n`;
+}
+
+function generalHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const commands = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join("\n");
+  return `webinar ${packageJson.version}: the Webinar Open API from the command line
+
+Usage: webinar <command> [options]
+
+Commands:
+${commands}
+
+Credentials come from WEBINAR_BASE_URL, WEBINAR_API_KEY and WEBINAR_API_SECRET, or from --base-url,
+--api-key and --api-secret. Every request is signed; the secret is never sent.
+
+Global options:
+${optionHelp(GLOBAL_OPTIONS)}
+
+Exit codes: 0 success, 1 API error, 2 usage error, 3 no valid answer (network, timeout, non-JSON), 4 bug.
+Run 'webinar <command> --help' for a command's options.
+`;
+}
+
+/** Every option of every command, so a first pass can tell option values from command words. */
+const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign({}, GLOBAL_OPTIONS, ...COMMANDS.map((command) => command.options));
+
+function selectCommand(argv: string[]): CommandSpec | undefined {
+  const { tokens } = parseArgs({ args: argv, options: parseConfig(ALL_OPTIONS), strict: false, allowPositionals: true, tokens: true });
+  const words = tokens.filter((token) => token.kind === "positional").map((token) => token.value);
+  // The most words first, so `viewers export` wins over `viewers`.
+  const byLength = [...COMMANDS].sort((a, b) => b.name.split(" ").length - a.name.split(" ").length);
+  return byLength.find((command) => command.name.split(" ").every((word, index) => words[index] === word));
+}
+
+function credentials(values: OptionValues, env: CliIo["env"]) {
+  const pick = (flag: string, variable: string) => {
+    const value = values[flag];
+    return typeof value === "string" ? value : env[variable];
+  };
+  const found = { baseUrl: pick("base-url", "WEBINAR_BASE_URL"), apiKey: pick("api-key", "WEBINAR_API_KEY"), secret: pick("api-secret", "WEBINAR_API_SECRET") };
+  const missing = [
+    found.baseUrl ? undefined : "--base-url or WEBINAR_BASE_URL",
+    found.apiKey ? undefined : "--api-key or WEBINAR_API_KEY",
+    found.secret ? undefined : "--api-secret or WEBINAR_API_SECRET",
+  ].filter((item) => item !== undefined);
+  if (missing.length > 0) throw new UsageError(`missing credentials: ${missing.join(", ")}`);
+  return found as { baseUrl: string; apiKey: string; secret: string };
+}
+
+function logTo(io: CliIo) {
+  return (entry: RequestLogEntry) => {
+    const outcome = entry.error === undefined ? String(entry.status) : `${entry.status ?? "-"} ${entry.error.code ?? entry.error.name}`;
+    const retry = entry.retryInMs === undefined ? "" : ` retry in ${entry.retryInMs} ms`;
+    io.stderr.write(`webinar: POST ${entry.path} attempt ${entry.attempt}: ${outcome} in ${entry.durationMs.toFixed(0)} ms requestId ${entry.requestId ?? "-"}${retry}\n`);
+  };
+}
+
+function clientFactory(values: OptionValues, io: CliIo): () => WebinarClient {
+  let client: WebinarClient | undefined;
+  return () => {
+    if (client !== undefined) return client;
+    const timeoutMs = integer(values, "timeout-ms", false);
+    try {
+      client = createWebinarClient({
+        ...credentials(values, io.env),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(values.verbose === true ? { logger: logTo(io) } : {}),
+      });
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError((error as Error).message);
+    }
+    return client;
+  };
+}
+
+async function report(error: unknown, io: CliIo, json: boolean, command: CommandSpec | undefined): Promise<number> {
+  const say = (text: string, detail: Record<string, unknown>) => write(io.stderr, json ? `${JSON.stringify({ error: detail })}\n` : `webinar: ${text}\n`);
+  if (error instanceof UsageError) {
+    await write(io.stderr, `webinar: ${error.message}\nRun 'webinar ${command === undefined ? "" : `${command.name} `}--help' for usage.\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof WebinarApiError) {
+    const { status, code, message, requestId, details } = error;
+    await say(`${code}: ${message} (HTTP ${status}, requestId ${requestId})`, { type: "api", status, code, message, requestId, ...(details === undefined ? {} : { details }) });
+    return EXIT.apiError;
+  }
+  if (error instanceof WebinarResponseError) {
+    const requestId = error.requestId === undefined ? "" : `, requestId ${error.requestId}`;
+    await say(`invalid answer: ${error.message} (HTTP ${error.status}${requestId})`, { type: "response", status: error.status, message: error.message, requestId: error.requestId });
+    return EXIT.noValidAnswer;
+  }
+  if (error instanceof WebinarConnectionError || error instanceof WebinarTimeoutError) {
+    await say(`${error.name}: ${error.message} (after ${error.attempts} attempt${error.attempts === 1 ? "" : "s"})`, { type: error instanceof WebinarTimeoutError ? "timeout" : "connection", message: error.message, attempts: error.attempts });
+    return EXIT.noValidAnswer;
+  }
+  await write(io.stderr, `webinar: unexpected failure, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT.unexpected;
+}
+
+/**
+ * Runs one `webinar` invocation and returns its exit code.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    await write(argv.length === 0 ? io.stderr : io.stdout, generalHelp());
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  if (argv[0] === "--version") {
+    await write(io.stdout, `${packageJson.version}\n`);
+    return EXIT.ok;
+  }
+  let command: CommandSpec | undefined;
+  let json = argv.includes("--json");
+  try {
+    command = selectCommand(argv);
+    if (command === undefined) throw new UsageError(`unknown command: ${argv.filter((arg) => !arg.startsWith("-")).slice(0, 2).join(" ") || argv.join(" ")}`);
+    let parsed: { values: OptionValues; positionals: string[] };
+    try {
+      parsed = parseArgs({ args: argv, options: parseConfig({ ...GLOBAL_OPTIONS, ...command.options }), strict: true, allowPositionals: true }) as typeof parsed;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (parsed.positionals.join(" ") !== command.name) throw new UsageError(`unexpected argument: ${parsed.positionals.slice(command.name.split(" ").length).join(" ")}`);
+    json = parsed.values.json === true;
+    if (parsed.values.help === true) {
+      await write(io.stdout, commandHelp(command));
+      return EXIT.ok;
+    }
+    await command.run({ values: parsed.values, client: clientFactory(parsed.values, io), io, json });
+    return EXIT.ok;
+  } catch (error) {
+    return report(error, io, json, command);
+  }
+}

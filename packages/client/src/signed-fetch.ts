@@ -1,0 +1,251 @@
+/**
+ * The `fetch` that openapi-fetch calls: it signs and sends one call, retrying as the policy allows. Signing is
+ * the last step before the bytes leave (spec §5.2, design §3): it runs after every openapi-fetch middleware, over
+ * the exact bytes sent, with the URL's real path, and it is redone on every attempt with a fresh timestamp, nonce
+ * and signature (spec §5.3: a nonce is replay protection, not an idempotency key). Redirects are refused.
+ */
+import { canonicalString, unixTimestamp, type Signer } from "@org/webinar-signing";
+import type { OperationId } from "@org/webinar-types";
+import type { ClockSkew } from "./clock-skew";
+import { readEnvelope, type Envelope } from "./envelope";
+import { WebinarConnectionError, WebinarTimeoutError, type WebinarError } from "./errors";
+import { exactBodyBytes } from "./exact-body";
+import { emitLog, type RequestLogError, type RequestLogger } from "./request-log";
+import { retryAfterMs } from "./retry-after";
+import { backoffDelayMs, isRetryableAnswer, type RetryPolicy } from "./retry-policy";
+
+/** A `fetch` implementation: called as `fetch(url, init)`, like the global one. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Waits `ms` milliseconds; rejects with `signal.reason` when the signal aborts first. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** What a client shares between its calls. */
+export interface SigningTransport {
+  apiKey: string;
+  signer: Signer;
+  fetch: FetchLike;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  /** Returns a fresh, valid `X-Nonce` on every call. */
+  nonceSource: () => string;
+  sleep: Sleep;
+  random: () => number;
+  logger: RequestLogger | undefined;
+  /** `undefined` when clock-skew correction is off. */
+  skew: ClockSkew | undefined;
+}
+
+/** The final answer of a call, read once, for the client's methods. */
+export interface FinalAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+  envelope: Envelope;
+  attempts: number;
+}
+
+/** Settings of one call. */
+export interface CallSettings {
+  retry: RetryPolicy;
+  /** Limit of each attempt, from sending to the end of the answer. */
+  timeoutMs: number;
+  operationId?: OperationId | undefined;
+  /**
+   * When set, the final answer's body is read here and the returned `Response` has none, so nothing reads or
+   * parses it twice. Without it (`client.raw`), the returned `Response` carries the body.
+   */
+  onAnswer?: ((answer: FinalAnswer) => void) | undefined;
+}
+
+type AttemptResult = { ok: true; response: Response; body: string | undefined } | { ok: false; error: WebinarConnectionError | WebinarTimeoutError };
+
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+function messageOf(value: unknown): string {
+  return value instanceof Error ? value.message : "";
+}
+
+function connectionError(error: unknown, attempt: number): WebinarConnectionError {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  // undici reports a refused redirect as "fetch failed" caused by "unexpected redirect"; other fetches say "redirect".
+  if (/redirect/i.test(`${messageOf(error)} ${messageOf(cause)}`)) {
+    return new WebinarConnectionError("the server answered with a redirect, which a signed request never follows (spec §5.1)", { reason: "redirect", cause: error, attempts: attempt });
+  }
+  const detail = messageOf(cause) || messageOf(error) || String(error);
+  return new WebinarConnectionError(`could not reach the server: ${detail}`, { reason: "network", cause: error, attempts: attempt });
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+/**
+ * Sends one attempt and, when `readBody` asks for it, reads the whole answer, all within `limitMs`. The limit is
+ * enforced by a race as well as by the abort signal, so a `fetch` that ignores signals still times out.
+ */
+async function attemptOnce(
+  fetchImpl: FetchLike,
+  url: string,
+  init: RequestInit,
+  callerSignal: AbortSignal,
+  limit: { ms: number; phase: "attempt" | "deadline" },
+  attempt: number,
+  readBody: (response: Response) => boolean,
+): Promise<AttemptResult> {
+  callerSignal.throwIfAborted();
+  const controller = new AbortController();
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  });
+  stopped.catch(() => undefined);
+  const timer = setTimeout(() => {
+    const what = limit.phase === "attempt" ? `the attempt timed out after ${limit.ms} ms` : "the call's overall deadline ran out";
+    controller.abort(new WebinarTimeoutError(what, { phase: limit.phase, timeoutMs: limit.ms, attempts: attempt }));
+  }, limit.ms);
+  const forwardAbort = () => controller.abort(callerSignal.reason);
+  callerSignal.addEventListener("abort", forwardAbort, { once: true });
+  try {
+    const response = await Promise.race([fetchImpl(url, { ...init, signal: controller.signal }), stopped]);
+    const body = readBody(response) ? await Promise.race([response.text(), stopped]) : undefined;
+    return { ok: true, response, body };
+  } catch (error) {
+    // The caller's own abort is not a failure to retry or wrap: it ends the call with the caller's reason.
+    if (callerSignal.aborted) throw callerSignal.reason;
+    if (error instanceof WebinarTimeoutError) return { ok: false, error };
+    return { ok: false, error: connectionError(error, attempt) };
+  } finally {
+    clearTimeout(timer);
+    callerSignal.removeEventListener("abort", forwardAbort);
+  }
+}
+
+function answerLogError(status: number, envelope: Envelope | undefined): RequestLogError | undefined {
+  if (envelope === undefined) return status >= 200 && status < 300 ? undefined : { name: "WebinarResponseError", message: `HTTP ${status}` };
+  if (envelope.kind === "success") return undefined;
+  if (envelope.kind === "error") return { name: "WebinarApiError", code: envelope.code, message: envelope.message };
+  return { name: "WebinarResponseError", message: `HTTP ${status}: ${envelope.problem}` };
+}
+
+function failureLogError(error: WebinarError): RequestLogError {
+  return { name: error.name, message: error.message };
+}
+
+/**
+ * Creates the `fetch` for openapi-fetch that signs, sends and retries one call.
+ *
+ * Retried: answers whose code has the retry class `backoff` (and gateway 5xx pages without a code), network
+ * failures and attempt timeouts, while attempts and the deadline allow; the wait is the answer's `Retry-After`
+ * or exponential backoff with full jitter. Once per call, a 401 OPEN_API_UNAUTHORIZED is retried at once when the
+ * answer's `Date` shows the request was signed with a clock off by more than the skew threshold.
+ */
+export function createSignedFetch(transport: SigningTransport, settings: CallSettings): (request: Request) => Promise<Response> {
+  return (request) => sendSigned(transport, settings, request);
+}
+
+async function sendSigned(transport: SigningTransport, settings: CallSettings, request: Request): Promise<Response> {
+  const { apiKey, signer, clock, skew, logger } = transport;
+  const { retry } = settings;
+  const url = new URL(request.url);
+  if (url.search !== "" || url.hash !== "") {
+    throw new TypeError(`the request URL must have no query string or fragment (spec §4), got ${url.search}${url.hash}`);
+  }
+  const path = url.pathname;
+  const body = await exactBodyBytes(request);
+  const bodyHash = await signer.hashBody(body);
+  const passedHeaders = headerRecord(request.headers);
+  const callerSignal = request.signal;
+  const deadline = clock() + retry.deadlineMs;
+  const wantBody = settings.onAnswer !== undefined || logger !== undefined;
+  const readBody = (response: Response) => wantBody || !response.ok;
+
+  let attempt = 0;
+  let countedAttempts = 0;
+  let skewRetried = false;
+  const plannedDelay = (retryAfter: string | null, serverNowMs: number): number | undefined => {
+    const delay = retryAfterMs(retryAfter, serverNowMs) ?? backoffDelayMs(countedAttempts - 1, retry, transport.random);
+    return clock() + delay < deadline ? delay : undefined;
+  };
+
+  for (;;) {
+    attempt += 1;
+    countedAttempts += 1;
+    const correction = skew?.correctionMs() ?? 0;
+    const timestamp = unixTimestamp(() => clock() + correction);
+    const nonce = transport.nonceSource();
+    const signature = await signer.sign(canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
+    const headers = {
+      ...passedHeaders,
+      "content-type": "application/json",
+      "x-api-key": apiKey,
+      "x-timestamp": timestamp,
+      "x-nonce": nonce,
+      "x-signature": signature,
+    };
+    const remaining = deadline - clock();
+    const limit = remaining < settings.timeoutMs ? { ms: Math.max(remaining, 0), phase: "deadline" as const } : { ms: settings.timeoutMs, phase: "attempt" as const };
+    const started = performance.now();
+    const result = await attemptOnce(transport.fetch, url.href, { method: "POST", headers, body, redirect: "error" }, callerSignal, limit, attempt, readBody);
+    const entry = { method: "POST" as const, path, operationId: settings.operationId, attempt, durationMs: performance.now() - started };
+
+    if (!result.ok) {
+      const { error } = result;
+      const retryable = error instanceof WebinarTimeoutError ? error.phase === "attempt" : error.reason === "network";
+      const retryInMs = retryable && countedAttempts < retry.maxAttempts ? plannedDelay(null, clock()) : undefined;
+      emitLog(logger, { ...entry, status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
+      if (retryInMs === undefined) throw error;
+      await transport.sleep(retryInMs, callerSignal);
+      continue;
+    }
+
+    const { response } = result;
+    const { status } = response;
+    const dateHeader = response.headers.get("date");
+    skew?.learn(dateHeader, clock());
+    if (status >= 300 && status < 400) {
+      // Only a fetch that ignores `redirect: "error"` gets here; refuse the redirect all the same.
+      const error = connectionError(new Error("unexpected redirect"), attempt);
+      emitLog(logger, { ...entry, status, requestId: undefined, error: failureLogError(error) });
+      throw error;
+    }
+    const envelope = result.body === undefined ? undefined : readEnvelope(status, result.body);
+    const code = envelope?.kind === "error" ? envelope.code : undefined;
+    let retryInMs: number | undefined;
+    if (!response.ok) {
+      if (status === 401 && code === "OPEN_API_UNAUTHORIZED" && !skewRetried && skew?.wasSkewed(correction) === true) {
+        // Signed with a clock the server's Date shows to be off: once, re-sign with the corrected clock.
+        skewRetried = true;
+        countedAttempts -= 1;
+        retryInMs = 0;
+      } else if (countedAttempts < retry.maxAttempts && isRetryableAnswer(status, code)) {
+        const serverNow = dateHeader === null ? Number.NaN : Date.parse(dateHeader);
+        retryInMs = plannedDelay(response.headers.get("retry-after"), Number.isNaN(serverNow) ? clock() + (skew?.offsetMs ?? 0) : serverNow);
+      }
+    }
+    const error = answerLogError(status, envelope);
+    emitLog(logger, {
+      ...entry,
+      status,
+      requestId: envelope?.requestId,
+      ...(error === undefined ? {} : { error }),
+      ...(retryInMs === undefined ? {} : { retryInMs }),
+    });
+    if (retryInMs === undefined) return finish(settings, response, result.body, envelope, attempt);
+    if (retryInMs > 0) await transport.sleep(retryInMs, callerSignal);
+  }
+}
+
+function finish(settings: CallSettings, response: Response, body: string | undefined, envelope: Envelope | undefined, attempts: number): Response {
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  if (settings.onAnswer !== undefined && body !== undefined && envelope !== undefined) {
+    settings.onAnswer({ status: response.status, headers: response.headers, body, envelope, attempts });
+    // openapi-fetch leaves a 2xx body alone with parseAs "stream" (the methods use it), but reads an error body.
+    return response.ok ? response : new Response(null, init);
+  }
+  if (body === undefined) return response;
+  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, init);
+}
