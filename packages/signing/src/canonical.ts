@@ -15,6 +15,7 @@ export interface CanonicalInput {
 }
 
 const LINE_BREAK = /[\r\n]/;
+const FIELD_NAMES = ["apiKey", "method", "path", "timestamp", "nonce", "bodyHash"] as const;
 
 /**
  * Builds the string that is signed (spec §5.2 step 3): API key, method, path, timestamp, nonce and body hash,
@@ -32,12 +33,13 @@ const LINE_BREAK = /[\r\n]/;
  * // "wk_live_7Qm2x9Lp4Rt8Vb1N\nPOST\n/api/v1/open/viewers/upsert\n1767225600\n3f9c…65\n<bodyHash>"
  */
 export function canonicalString({ apiKey, method = "POST", path, timestamp, nonce, bodyHash }: CanonicalInput): string {
-  const lines = { apiKey, method, path, timestamp, nonce, bodyHash };
-  for (const [name, value] of Object.entries(lines)) {
-    if (typeof value !== "string") throw new TypeError(`canonicalString: ${name} must be a string`);
+  const values = [apiKey, method, path, timestamp, nonce, bodyHash];
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (typeof value !== "string") throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must be a string`);
     if (LINE_BREAK.test(value)) {
-      throw new TypeError(`canonicalString: ${name} must not contain a line break (spec §5.2: one value per line)`);
+      throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must not contain a line break (spec §5.2: one value per line)`);
     }
   }
-  return [apiKey, method, path, timestamp, nonce, bodyHash].join("\n");
+  return values.join("\n");
 }

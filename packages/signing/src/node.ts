@@ -3,9 +3,9 @@
  * promise. It is a separate entry point (`@org/webinar-signing/node`) so the main entry stays free of Node APIs
  * for browsers, Deno, Bun and Workers. Both paths agree on every vector of spec/test-vectors/signing.json.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
 import { assertUsableSecret } from "./secret";
-import { isWellFormedSignature } from "./signature-format";
+import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
 
 // Spelled out rather than imported, so the declarations of this entry stand alone (no shared .d.ts chunk).
 type RawBody = Uint8Array | ArrayBuffer | string;
@@ -21,12 +21,15 @@ function toBytes(body: RawBody): Uint8Array | string {
  * bodyHashSync(rawBodyBuffer); // "93f367d8b3cb5ad87aed00c876dbefa425b1963b0dc7adca50cda75cfb082518"
  */
 export function bodyHashSync(body: RawBody): string {
-  return createHash("sha256").update(toBytes(body)).digest("hex");
+  // crypto.hash (Node 20.12+) is a one-shot digest without a Hash object: a third of the time on a hot path.
+  const { hash } = nodeCrypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string };
+  const data = toBytes(body);
+  return hash === undefined ? nodeCrypto.createHash("sha256").update(data).digest("hex") : hash("sha256", data, "hex");
 }
 
-function hmac(secret: string, canonical: string): Buffer {
-  // Buffer.from(secret, "utf8"): the secret is raw text, never hex- or Base64-decoded (spec §5.2 step 4).
-  return createHmac("sha256", Buffer.from(secret, "utf8")).update(canonical, "utf8").digest();
+function hmacHex(secret: string, canonical: string): string {
+  // A string key is its UTF-8 bytes: the secret is raw text, never hex- or Base64-decoded (spec §5.2 step 4).
+  return nodeCrypto.createHmac("sha256", secret).update(canonical, "utf8").digest("hex");
 }
 
 /**
@@ -37,12 +40,12 @@ function hmac(secret: string, canonical: string): Buffer {
  */
 export function signSync(secret: string, canonical: string): string {
   assertUsableSecret(secret);
-  return hmac(secret, canonical).toString("hex");
+  return hmacHex(secret, canonical);
 }
 
 /**
  * Whether `signature` is the signature of `canonical` under `secret`. Only 64 lowercase hex characters are
- * accepted (spec §5.1); the MAC bytes are compared with `timingSafeEqual`.
+ * accepted (spec §5.1); the expected and received hex are compared in constant time.
  *
  * @example
  * if (!verifySync(secret, canonical, signatureHeader)) {
@@ -52,5 +55,5 @@ export function signSync(secret: string, canonical: string): string {
 export function verifySync(secret: string, canonical: string, signature: string): boolean {
   assertUsableSecret(secret);
   if (!isWellFormedSignature(signature)) return false;
-  return timingSafeEqual(hmac(secret, canonical), Buffer.from(signature, "hex"));
+  return constantTimeEqual(hmacHex(secret, canonical), signature);
 }

@@ -1,0 +1,62 @@
+/**
+ * Runs the precompiled request-body validator of an operation and turns ajv's errors into the spec's
+ * `details.errors` entries, each with the error code it answers: `REQUEST_INVALID`, or the code an `x-error-code`
+ * on the property assigns to violations of that property's own constraints (spec §4.6: too many `uids` or
+ * `externalUserIds`, a cursor of the wrong length -> `WATCH_REQUEST_INVALID`).
+ *
+ * `x-error-code` covers the size and length keywords of the property it sits on, not a value of the wrong type
+ * (a malformed request) and not the items of a list: a `uids` entry out of range is "UID" in §4.6's list of
+ * `REQUEST_INVALID` causes.
+ */
+import type { ErrorCode, OperationId } from "@org/webinar-types";
+import type { ValidationIssue } from "./error-envelope";
+import { errorCodeOverrides, requestValidators, type GeneratedValidationError } from "./validators.gen.js";
+
+/** A request-body issue and the error code it answers. */
+export interface CodedIssue extends ValidationIssue {
+  code: ErrorCode;
+}
+
+const NO_ISSUES: readonly CodedIssue[] = Object.freeze([]);
+
+const escapePointerToken = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** ajv reports a missing or unknown property at its parent; the spec's pointer names the property itself. */
+function pointerOf(error: GeneratedValidationError): string {
+  const { keyword, params, instancePath } = error;
+  if (keyword === "required" && typeof params.missingProperty === "string") return `${instancePath}/${escapePointerToken(params.missingProperty)}`;
+  if (keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    return `${instancePath}/${escapePointerToken(params.additionalProperty)}`;
+  }
+  return instancePath;
+}
+
+function messageOf(error: GeneratedValidationError): string {
+  if (error.keyword === "additionalProperties") return "is not a field of this operation (unknown fields are rejected)";
+  if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
+    return `must be one of ${error.params.allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  return error.message ?? `violates ${error.keyword}`;
+}
+
+/** An ajv error as a `details.errors` entry: the pointer names the offending property itself. */
+export function toValidationIssue(error: GeneratedValidationError): ValidationIssue {
+  return { pointer: pointerOf(error), rule: error.keyword, message: messageOf(error) };
+}
+
+/**
+ * Validates a parsed request body against its operation's schema (spec §4). Returns no issues when it is valid.
+ *
+ * @example
+ * validateRequestSchema("issueLoginTicket", { uid: 9999, ticketCode: "wbn-7Hq2kP9x" });
+ * // [{ pointer: "/uid", rule: "minimum", message: "must be >= 10000", code: "REQUEST_INVALID" }]
+ */
+export function validateRequestSchema(operationId: OperationId, value: unknown): readonly CodedIssue[] {
+  const validate = requestValidators[operationId];
+  if (validate(value)) return NO_ISSUES;
+  const overrides = errorCodeOverrides[operationId];
+  return (validate.errors ?? []).map((error) => {
+    const override = error.keyword === "type" ? undefined : overrides[error.instancePath];
+    return { ...toValidationIssue(error), code: (override ?? "REQUEST_INVALID") as ErrorCode };
+  });
+}
