@@ -40,6 +40,8 @@ interface PackageUnderCheck {
   dir: string;
   tarball?: string;
   entryPoints: string[];
+  /** Executables the package installs (`bin`), as paths inside the package. */
+  bins: string[];
   dependencies: string[];
   checks: Map<string, Check>;
 }
@@ -111,6 +113,10 @@ async function releaseCheck(): Promise<number> {
         else if (runtime === undefined) pkg.checks.set(key, { status: "fail", output: node24.error ?? "no Node 24" });
         else pkg.checks.set(key, loadEntryPoints(consumerDir, pkg, runtime, format));
       }
+      const binKey = `bin ${column}`;
+      if (pkg.bins.length === 0) continue;
+      if (install.status !== "pass" || runtime === undefined) pkg.checks.set(binKey, { status: "skip", note: "not installed" });
+      else pkg.checks.set(binKey, runBins(consumerDir, pkg, runtime));
     }
     // Both formats must offer the same names: a dual package whose halves differ breaks one consumer.
     for (const column of runtimeColumns) {
@@ -127,7 +133,7 @@ async function releaseCheck(): Promise<number> {
     "pack",
     "publint",
     "attw",
-    ...runtimeColumns.flatMap((column) => [`esm ${column}`, `cjs ${column}`]),
+    ...runtimeColumns.flatMap((column) => [`esm ${column}`, `cjs ${column}`, `bin ${column}`]),
   ];
   printTable(publicPackages, columns, install);
   const failures = printFailures(publicPackages, columns, install);
@@ -173,6 +179,7 @@ function readPackage(dir: string): PackageUnderCheck | undefined {
     version?: string;
     private?: boolean;
     exports?: unknown;
+    bin?: string | Record<string, string>;
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
@@ -186,6 +193,7 @@ function readPackage(dir: string): PackageUnderCheck | undefined {
     version: manifest.version,
     dir,
     entryPoints: entryPoints(manifest.exports),
+    bins: typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {}),
     dependencies: Object.keys({
       ...manifest.dependencies,
       ...manifest.peerDependencies,
@@ -287,6 +295,15 @@ function loadEntryPoints(consumerDir: string, pkg: PackageUnderCheck, runtime: R
   const listing = result.stdout.trim();
   const count = listing.split("\n").reduce((total, line) => total + (line.split(": ")[1]?.split(", ").length ?? 0), 0);
   return { status: "pass", note: `${count}`, output: listing };
+}
+
+/** Every executable of the installed package answers `--help` with exit 0 (the shebang and ESM bin work). */
+function runBins(consumerDir: string, pkg: PackageUnderCheck, runtime: Runtime): Check {
+  for (const bin of pkg.bins) {
+    const result = run(runtime.node, [join(consumerDir, "node_modules", pkg.name, bin), "--help"], { cwd: consumerDir });
+    if (result.status !== 0) return { status: "fail", output: `${bin} --help exited ${result.status}\n${outputOf(result)}` };
+  }
+  return { status: "pass", note: `${pkg.bins.length}` };
 }
 
 /** A Node 24 binary: `NODE24_PATH`, else npm's `node@24` package, installed once into the repo's cache. */
