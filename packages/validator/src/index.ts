@@ -36,9 +36,10 @@ export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";
 
 export { SIGNED_REQUEST_HEADERS } from "./cors";
 
-export { rejectionResponse, verifyWebRequest } from "./adapters/web";
+export { readWebBody, rejectionResponse, verifyWebRequest } from "./adapters/web";
 export type { WebRequestInit } from "./adapters/web";
 export { verifyNodeRequest, writeNodeRejection } from "./adapters/node";
+export { readNodeBody } from "./adapters/node-body";
 export { webinarExpress } from "./adapters/express";
 export type { ExpressLikeMiddleware, ExpressLikeRequest } from "./adapters/express";
 export { webinarFastify } from "./adapters/fastify";

@@ -1,0 +1,16 @@
+/** The display-name blocked-terms list (admin `PUT moderation/blocked-terms`), replaced as a whole in one transaction. */
+import type { AdminContext } from "./context";
+
+export async function replaceBlockedTerms(ctx: AdminContext, terms: readonly string[]): Promise<{ terms: string[] }> {
+  const unique = [...new Set(terms.map((term) => term.trim()).filter((term) => term !== ""))];
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("moderation_blocked_terms").execute();
+    if (unique.length > 0) {
+      await trx
+        .insertInto("moderation_blocked_terms")
+        .values(unique.map((term, position) => ({ term, position })))
+        .execute();
+    }
+  });
+  return { terms: unique };
+}

@@ -1,0 +1,50 @@
+/**
+ * Playback-session import (admin `playback-sessions`): one finished session of a registered viewer or a system
+ * anonymous subject, stored as recorded and folded into the watch statistics in the same transaction.
+ */
+import type { PlaybackMode } from "../db/schema";
+import { ServiceError } from "../errors";
+import { randomBase62 } from "../runtime";
+import type { AdminContext } from "./context";
+import { webinarIdByCode } from "./webinars";
+import { recordPlaybackSession } from "../watch-data/record-session";
+
+export interface ImportPlaybackSessionInput {
+  subject: { uid: number } | { anonymousId: string };
+  mode: PlaybackMode;
+  watchSeconds: number;
+  deviceType?: string;
+  protocol?: string;
+  startedAt?: string;
+}
+
+export async function importPlaybackSession(ctx: AdminContext, ticketCode: string, input: ImportPlaybackSessionInput): Promise<{ sessionId: string }> {
+  const webinar = await webinarIdByCode(ctx.db, ticketCode);
+  const now = ctx.runtime.now();
+  const startedAt = input.startedAt === undefined ? new Date(now - input.watchSeconds * 1000) : new Date(input.startedAt);
+  if (Number.isNaN(startedAt.getTime())) {
+    throw new ServiceError("REQUEST_INVALID", "request body is invalid", { errors: [{ pointer: "/startedAt", rule: "format", message: "must be an RFC 3339 date-time" }] });
+  }
+  const uid = "uid" in input.subject ? input.subject.uid : null;
+  if (uid !== null) {
+    const viewer = await ctx.db.selectFrom("viewers").select("uid").where("merchant_id", "=", webinar.merchant_id).where("uid", "=", uid).executeTakeFirst();
+    if (viewer === undefined) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in the webinar's merchant");
+  }
+  const sessionId = `ps_${randomBase62(ctx.runtime, 20)}`;
+  await ctx.db.transaction().execute((trx) =>
+    recordPlaybackSession(trx, {
+      id: sessionId,
+      webinarId: webinar.id,
+      merchantId: webinar.merchant_id,
+      uid,
+      anonymousId: "anonymousId" in input.subject ? input.subject.anonymousId : null,
+      mode: input.mode,
+      watchSeconds: input.watchSeconds,
+      deviceType: input.deviceType ?? "UNKNOWN",
+      protocol: input.protocol ?? null,
+      startedAt,
+      recordedAt: new Date(now),
+    }),
+  );
+  return { sessionId };
+}

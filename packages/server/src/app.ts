@@ -1,0 +1,163 @@
+/**
+ * The HTTP surface: `/healthz`, the admin API, the watch page and its ticket exchange, and, for every other
+ * request, the Open API behind @org/webinar-validator. The Open API route is the catch-all so that whatever a
+ * client sends (unknown paths, other letter case, encoded or dotted variants of an operation path) reaches the
+ * verifier with the request target exactly as received (`c.env.incoming.url` under @hono/node-server): the
+ * verifier, not Hono's router, decides 404, 405 and 401 non-canonical path.
+ */
+import type { HttpBindings } from "@hono/node-server";
+import { Hono, type Context } from "hono";
+import { sql } from "kysely";
+import { readNodeBody, rejectionResponse, verifyWebRequest, type RequestRejection, type VerifiedRequest } from "@org/webinar-validator";
+import { authorizeAdmin } from "./admin/authorize";
+import { adminRoutes, createAdminRunner } from "./admin/routes";
+import { ServiceError } from "./errors";
+import { errorResponse, jsonResponse, newRequestId } from "./http/respond";
+import { readBodyText } from "./http/read-body";
+import { runOperation } from "./open-api/operations";
+import type { AppServices } from "./services";
+import { watchPage } from "./watch/page";
+import { exchangeForSession, parseExchangeBody } from "./watch/session-exchange";
+
+/** Hono environment of the app: node-server bindings (absent under `app.request` in tests) and per-request facts. */
+export type AppEnv = {
+  Bindings: Partial<HttpBindings>;
+  Variables: { requestId: string; merchantId?: string; operationId?: string; errorCode?: string };
+};
+
+/** Bodies of the admin API and the exchange are small JSON documents. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+function rawTarget(c: Context<AppEnv>): string | undefined {
+  return c.env?.incoming?.url;
+}
+
+/** The path for the access log, without query string (a query may carry anything a client put there). */
+function loggedPath(c: Context<AppEnv>): string {
+  const target = rawTarget(c) ?? new URL(c.req.url).pathname;
+  const end = target.search(/[?#]/);
+  return (end < 0 ? target : target.slice(0, end)).slice(0, 256);
+}
+
+export function createApp(services: AppServices): Hono<AppEnv> {
+  const { logger, config } = services;
+  const app = new Hono<AppEnv>();
+  const runAdmin = createAdminRunner(services);
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    c.set("requestId", newRequestId());
+    await next();
+    const requestId = c.res.headers.get("X-Request-Id") ?? c.get("requestId");
+    logger.info(
+      {
+        requestId,
+        method: c.req.method,
+        path: loggedPath(c),
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        operationId: c.get("operationId"),
+        merchantId: c.get("merchantId"),
+        errorCode: c.get("errorCode"),
+      },
+      "request",
+    );
+  });
+
+  app.onError((error, c) => {
+    const { response, code } = errorResponse(c.get("requestId"), error, logger);
+    c.set("errorCode", code);
+    return response;
+  });
+
+  app.get("/healthz", async (c) => {
+    const requestId = c.get("requestId");
+    try {
+      await sql`select 1`.execute(services.db);
+      return jsonResponse(requestId, 200, { requestId, status: "ok" });
+    } catch (error) {
+      logger.warn({ requestId, err: error }, "health check: database unavailable");
+      c.set("errorCode", "STORAGE_UNAVAILABLE");
+      return jsonResponse(requestId, 503, { requestId, status: "unavailable", error: { code: "STORAGE_UNAVAILABLE", message: "the database is unavailable" } });
+    }
+  });
+
+  // Admin API, routes from admin-openapi.yaml.
+  const adminPaths = new Set<string>();
+  for (const route of adminRoutes()) {
+    adminPaths.add(route.path);
+    app.on(route.method, route.path, async (c) => {
+      const requestId = c.get("requestId");
+      const authorization = c.req.header("authorization");
+      const text = await readBodyText(c.req.raw, SMALL_BODY_BYTES);
+      const result = await runAdmin(route.operationId, c.req.param() as Record<string, string>, text, c.req.header("content-type"), authorization);
+      return jsonResponse(requestId, result.status, { ...result.body, requestId });
+    });
+  }
+  const adminFallback = (status: 404 | 405) => async (c: Context<AppEnv>) => {
+    authorizeAdmin(c.req.header("authorization"), config.adminToken);
+    throw new ServiceError("REQUEST_INVALID", status === 404 ? "no admin operation at this path" : "method not allowed", undefined, status);
+  };
+  for (const path of adminPaths) app.all(path, adminFallback(405));
+  app.all("/admin/*", adminFallback(404));
+
+  // Watch page and its ticket exchange.
+  app.post("/w/api/session", async (c) => {
+    const requestId = c.get("requestId");
+    if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
+      throw new ServiceError("REQUEST_INVALID", "Content-Type must be application/json");
+    }
+    const body = parseExchangeBody(await readBodyText(c.req.raw, SMALL_BODY_BYTES));
+    const secure = new URL(c.req.url).protocol === "https:" || (config.publicWatchOrigin?.startsWith("https:") ?? false);
+    const result = await exchangeForSession(body, services, secure);
+    return jsonResponse(requestId, 200, { requestId, ...result.body }, { "Set-Cookie": result.setCookie });
+  });
+  app.all("/w/api/session", () => {
+    throw new ServiceError("REQUEST_INVALID", "method not allowed", undefined, 405);
+  });
+  app.get("/w/:ticketCode{[A-Za-z0-9_-]{1,64}}", (c) => watchPage(c.req.param("ticketCode")));
+
+  /**
+   * Under @hono/node-server the verifier reads the Node request itself: the target as received, every header
+   * value (headersDistinct), the body stream; without it (app.request in tests) the Web Request.
+   */
+  const verify = async (c: Context<AppEnv>): Promise<VerifiedRequest | Response> => {
+    const incoming = c.env?.incoming;
+    if (incoming === undefined) return verifyWebRequest(c.req.raw, services.verifier);
+    let result: VerifiedRequest | RequestRejection;
+    try {
+      result = await services.verifier.verify({
+        method: incoming.method ?? "",
+        rawPath: incoming.url ?? "",
+        headers: incoming.headersDistinct,
+        body: (maxBytes) => readNodeBody(incoming, maxBytes),
+      });
+    } catch (error) {
+      const requestId = c.get("requestId");
+      return errorResponse(requestId, error, logger).response;
+    }
+    if (result.ok) return result;
+    const response = rejectionResponse(result);
+    // A body refused before it was read to its end: do not keep the connection for the rest of it.
+    if (!incoming.complete) response.headers.set("Connection", "close");
+    return response;
+  };
+
+  // Everything else: the Open API.
+  app.all("*", async (c) => {
+    const verified = await verify(c);
+    if (verified instanceof Response) return verified;
+    c.set("merchantId", verified.merchantId);
+    c.set("operationId", verified.operationId);
+    try {
+      const data = await runOperation(verified, services);
+      return jsonResponse(verified.requestId, 200, { requestId: verified.requestId, data }, verified.headers);
+    } catch (error) {
+      const { response, code } = errorResponse(verified.requestId, error, logger, verified.headers);
+      c.set("errorCode", code);
+      return response;
+    }
+  });
+
+  return app;
+}

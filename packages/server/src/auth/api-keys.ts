@@ -1,0 +1,92 @@
+/**
+ * API keys and their secrets (spec §5.3). The admin API creates and revokes them; the verifier looks a key up
+ * on every request, reading the database each time, so a revocation or a merchant suspension takes effect on
+ * the very next request (no cache to invalidate).
+ */
+import type { Kysely, Transaction } from "kysely";
+import { statement } from "../db/compiled";
+import type { Database, MerchantStatus } from "../db/schema";
+import { randomBase62, type Runtime } from "../runtime";
+import type { SecretBox } from "./secret-box";
+
+/** What the verifier needs to know about a presented key. */
+export interface Credential {
+  apiKey: string;
+  /** The plaintext secret, opened from its sealed form. */
+  secret: string;
+  merchantId: string;
+  merchantStatus: MerchantStatus;
+}
+
+export interface ApiKeyStore {
+  /**
+   * Creates a key for the merchant and returns it with its secret; the secret is never readable again.
+   * `executor` runs the insert inside a caller's transaction.
+   */
+  create(merchantId: string, executor?: Kysely<Database> | Transaction<Database>): Promise<{ apiKey: string; secret: string }>;
+  /** Revokes a key; false when there is no such key. Idempotent. */
+  revoke(apiKey: string): Promise<boolean>;
+  /** The active key's credential, or null for an unknown or revoked key. */
+  findActive(apiKey: string): Promise<Credential | null>;
+}
+
+/** `wk_live_` + 20 base62 characters, the shape of the spec's examples. */
+function newApiKey(runtime: Runtime): string {
+  return `wk_live_${randomBase62(runtime, 20)}`;
+}
+
+/** 32 random bytes as base64url (43 characters): raw text for HMAC, distinct from the key (spec §5.3). */
+function newSecret(runtime: Runtime): string {
+  return runtime.randomBytes(32).toString("base64url");
+}
+
+const OPENED_LIMIT = 10_000;
+
+const findActiveKey = statement<{ secret_sealed: string; merchant_id: string; merchant_status: MerchantStatus }>(`
+  select k.secret_sealed, k.merchant_id, m.status as merchant_status
+  from api_keys k join merchants m on m.id = k.merchant_id
+  where k.api_key = $1 and k.status = 'ACTIVE'
+`);
+
+export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime: Runtime): ApiKeyStore {
+  // Opened secrets by their sealed form: the row (and so the key's status) is read on every request, only the
+  // decryption of an unchanged sealed value is skipped.
+  const opened = new Map<string, string>();
+  const open = (sealed: string, apiKey: string): string => {
+    const cacheKey = `${apiKey}\n${sealed}`;
+    let secret = opened.get(cacheKey);
+    if (secret === undefined) {
+      secret = box.open(sealed, apiKey);
+      if (opened.size >= OPENED_LIMIT) opened.clear();
+      opened.set(cacheKey, secret);
+    }
+    return secret;
+  };
+  return {
+    async create(merchantId, executor = db) {
+      const apiKey = newApiKey(runtime);
+      const secret = newSecret(runtime);
+      await executor
+        .insertInto("api_keys")
+        .values({ api_key: apiKey, merchant_id: merchantId, secret_sealed: box.seal(secret, apiKey), status: "ACTIVE", created_at: new Date(runtime.now()), revoked_at: null })
+        .execute();
+      return { apiKey, secret };
+    },
+    async revoke(apiKey) {
+      const result = await db
+        .updateTable("api_keys")
+        .set({ status: "REVOKED", revoked_at: new Date(runtime.now()) })
+        .where("api_key", "=", apiKey)
+        .where("status", "=", "ACTIVE")
+        .executeTakeFirst();
+      if (result.numUpdatedRows > 0n) return true;
+      const exists = await db.selectFrom("api_keys").select("api_key").where("api_key", "=", apiKey).executeTakeFirst();
+      return exists !== undefined;
+    },
+    async findActive(apiKey) {
+      const [row] = await findActiveKey(db, [apiKey]);
+      if (row === undefined) return null;
+      return { apiKey, secret: open(row.secret_sealed, apiKey), merchantId: row.merchant_id, merchantStatus: row.merchant_status };
+    },
+  };
+}

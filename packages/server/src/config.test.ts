@@ -1,0 +1,67 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { limits } from "@org/webinar-types";
+import { loadConfig } from "./config";
+
+describe("loadConfig (admin-contract.md Start)", () => {
+  it("defaults: port 8080 on 127.0.0.1, TTL 60, skew and body limit from the spec's x-limits, ./.data, no origins", () => {
+    const config = loadConfig({}, "/srv/app");
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      ticketTtlSeconds: 60,
+      clockSkewSeconds: limits.clockSkewSeconds,
+      maxBodyBytes: limits.maxBodyBytes,
+      storage: { kind: "pglite", dataDir: path.resolve("/srv/app", ".data") },
+      allowedOrigins: [],
+      publicWatchOrigin: undefined,
+      adminToken: undefined,
+      uidMin: limits.uidMin,
+      uidMax: limits.uidMax,
+    });
+  });
+
+  it("reads every contract variable", () => {
+    const config = loadConfig({
+      PORT: "9000",
+      HOST: "0.0.0.0",
+      WEBINAR_DATA_DIR: "memory:",
+      WEBINAR_ADMIN_TOKEN: "a-long-token",
+      WEBINAR_TICKET_TTL_SECONDS: "30",
+      WEBINAR_CLOCK_SKEW_SECONDS: "120",
+      WEBINAR_MAX_BODY_BYTES: "4096",
+      WEBINAR_PUBLIC_WATCH_ORIGIN: "https://watch.example.com/",
+      WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000",
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: "0.0.0.0",
+      storage: { kind: "pglite", dataDir: "memory:" },
+      adminToken: "a-long-token",
+      ticketTtlSeconds: 30,
+      clockSkewSeconds: 120,
+      maxBodyBytes: 4096,
+      publicWatchOrigin: "https://watch.example.com",
+      allowedOrigins: ["https://docs.example.com", "http://localhost:3000"],
+    });
+  });
+
+  it("DATABASE_URL selects PostgreSQL and requires WEBINAR_SECRET_KEY", () => {
+    expect(() => loadConfig({ DATABASE_URL: "postgres://u@h/db" })).toThrow(/WEBINAR_SECRET_KEY is required/);
+    const config = loadConfig({ DATABASE_URL: "postgres://u@h/db", WEBINAR_SECRET_KEY: "ab".repeat(32) });
+    expect(config.storage).toEqual({ kind: "postgres", databaseUrl: "postgres://u@h/db" });
+    expect(config.secretKey?.length).toBe(32);
+  });
+
+  it.each([
+    ["PORT", "http"],
+    ["WEBINAR_TICKET_TTL_SECONDS", "0"],
+    ["WEBINAR_PUBLIC_WATCH_ORIGIN", "https://watch.example.com/path"],
+    ["WEBINAR_ALLOWED_ORIGINS", "docs.example.com"],
+    ["WEBINAR_SECRET_KEY", "short"],
+    ["WEBINAR_UID_MIN", "9999"],
+    ["DATABASE_URL", "mysql://x"],
+  ])("a bad %s fails the start naming the variable", (name, value) => {
+    expect(() => loadConfig({ [name]: value, WEBINAR_SECRET_KEY: name === "WEBINAR_SECRET_KEY" ? value : "ab".repeat(32) })).toThrow(new RegExp(name));
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The server's configuration, read once from the environment (admin-contract.md "Start"). Every value is
+ * checked here so a typo fails the start with a message naming the variable, instead of a surprise later.
+ * Defaults for the clock skew and the body limit come from the spec's `x-limits`, never from literals here.
+ */
+import path from "node:path";
+import { limits } from "@org/webinar-types";
+
+/** Where the data lives: the embedded PGlite (a directory or in memory) or an external PostgreSQL. */
+export type StorageConfig =
+  | { kind: "pglite"; dataDir: string | "memory:" }
+  | { kind: "postgres"; databaseUrl: string };
+
+export interface ServerConfig {
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  host: string;
+  storage: StorageConfig;
+  /** Bearer token of the admin API; when undefined the admin API answers every request 401. */
+  adminToken: string | undefined;
+  ticketTtlSeconds: number;
+  clockSkewSeconds: number;
+  maxBodyBytes: number;
+  /** Origin of the watch page used in `loginUrl` when a merchant has no custom watch domain; undefined: `http://127.0.0.1:<port>`. */
+  publicWatchOrigin: string | undefined;
+  /** Browser origins allowed to call the Open API (CORS); empty: none. */
+  allowedOrigins: readonly string[];
+  /** 32-byte key for API-key secrets at rest; undefined: the key file of the data directory (or a random key for `memory:`). */
+  secretKey: Buffer | undefined;
+  /** Redis for the nonce store (`redis://...`); undefined: the database stores nonces. */
+  redisUrl: string | undefined;
+  /** External display-name moderation endpoint; undefined: only the blocked-terms list. */
+  moderationUrl: string | undefined;
+  moderationTimeoutMs: number;
+  /** The UID range new viewers draw from; the spec's range unless narrowed (tests of VIEWER_UID_EXHAUSTED). */
+  uidMin: number;
+  uidMax: number;
+  /** Lifetime of the watch-page session cookie set by the ticket exchange. */
+  sessionTtlSeconds: number;
+  /** Database connect and statement time limits: an unavailable database gives a 503 fast, never a hang. */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  dbPoolMax: number;
+  /** Create and print the demo merchant on the first start with an empty database. */
+  seedDemo: boolean;
+  logLevel: string;
+  /** How long SIGTERM waits for in-flight requests before closing anyway. */
+  shutdownGraceMs: number;
+}
+
+/** A configuration problem, reported at start with the variable's name. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+/** Parses an origin (`scheme://host[:port]`, no path) and returns it normalized, or throws naming the variable. */
+export function parseOrigin(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an origin such as https://watch.example.com, got ${JSON.stringify(raw)}`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username) {
+    throw new ConfigError(`${name} must be an http(s) origin without path, query or credentials, got ${JSON.stringify(raw)}`);
+  }
+  return url.origin;
+}
+
+/** Accepts a 32-byte key as 64 hex characters or as (url-safe) Base64. */
+export function parseSecretKey(raw: string, name = "WEBINAR_SECRET_KEY"): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(raw))) {
+    throw new ConfigError(`${name} must be 32 random bytes as 64 hex characters or Base64 (e.g. \`openssl rand -hex 32\`)`);
+  }
+  return key;
+}
+
+/**
+ * Reads the configuration from environment variables (admin-contract.md plus the server's own knobs, listed in
+ * README.md). `cwd` resolves the default data directory `./.data`.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ */
+export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig {
+  const databaseUrl = text(env, "DATABASE_URL");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  const dataDirRaw = text(env, "WEBINAR_DATA_DIR");
+  const storage: StorageConfig =
+    databaseUrl !== undefined
+      ? { kind: "postgres", databaseUrl }
+      : { kind: "pglite", dataDir: dataDirRaw === "memory:" ? "memory:" : path.resolve(cwd, dataDirRaw ?? ".data") };
+
+  const secretKeyRaw = text(env, "WEBINAR_SECRET_KEY");
+  const secretKey = secretKeyRaw === undefined ? undefined : parseSecretKey(secretKeyRaw);
+  if (storage.kind === "postgres" && secretKey === undefined) {
+    throw new ConfigError(
+      "WEBINAR_SECRET_KEY is required with DATABASE_URL: it encrypts API-key secrets at rest and every server process must share it (generate one with `openssl rand -hex 32`)",
+    );
+  }
+
+  const uidMin = integer(env, "WEBINAR_UID_MIN", limits.uidMin, limits.uidMin, limits.uidMax);
+  const uidMax = integer(env, "WEBINAR_UID_MAX", limits.uidMax, limits.uidMin, limits.uidMax);
+  if (uidMin > uidMax) throw new ConfigError(`WEBINAR_UID_MIN (${uidMin}) must not exceed WEBINAR_UID_MAX (${uidMax})`);
+
+  const watchOrigin = text(env, "WEBINAR_PUBLIC_WATCH_ORIGIN");
+  const allowedOrigins = (text(env, "WEBINAR_ALLOWED_ORIGINS") ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== "")
+    .map((origin) => parseOrigin(origin, "WEBINAR_ALLOWED_ORIGINS"));
+
+  const moderationUrl = text(env, "WEBINAR_MODERATION_URL");
+  if (moderationUrl !== undefined && !/^https?:\/\//.test(moderationUrl)) {
+    throw new ConfigError("WEBINAR_MODERATION_URL must be an http(s) URL");
+  }
+
+  const adminToken = text(env, "WEBINAR_ADMIN_TOKEN");
+  if (adminToken !== undefined && adminToken.length < 8) {
+    throw new ConfigError("WEBINAR_ADMIN_TOKEN must be at least 8 characters");
+  }
+
+  return {
+    port: integer(env, "PORT", 8080, 0, 65535),
+    host: text(env, "HOST") ?? "127.0.0.1",
+    storage,
+    adminToken,
+    ticketTtlSeconds: integer(env, "WEBINAR_TICKET_TTL_SECONDS", limits.loginTicketTtlSecondsExample, 1, 86_400),
+    clockSkewSeconds: integer(env, "WEBINAR_CLOCK_SKEW_SECONDS", limits.clockSkewSeconds, 1, 86_400),
+    maxBodyBytes: integer(env, "WEBINAR_MAX_BODY_BYTES", limits.maxBodyBytes, 1024, 64 * 1024 * 1024),
+    publicWatchOrigin: watchOrigin === undefined ? undefined : parseOrigin(watchOrigin, "WEBINAR_PUBLIC_WATCH_ORIGIN"),
+    allowedOrigins,
+    secretKey,
+    redisUrl: text(env, "REDIS_URL"),
+    moderationUrl,
+    moderationTimeoutMs: integer(env, "WEBINAR_MODERATION_TIMEOUT_MS", 2000, 50, 60_000),
+    uidMin,
+    uidMax,
+    sessionTtlSeconds: integer(env, "WEBINAR_SESSION_TTL_SECONDS", 12 * 3600, 60, 30 * 86_400),
+    dbConnectTimeoutMs: integer(env, "WEBINAR_DB_CONNECT_TIMEOUT_MS", 2000, 100, 60_000),
+    dbStatementTimeoutMs: integer(env, "WEBINAR_DB_STATEMENT_TIMEOUT_MS", 5000, 100, 600_000),
+    dbPoolMax: integer(env, "WEBINAR_DB_POOL_MAX", 10, 1, 1000),
+    seedDemo: boolean(env, "WEBINAR_SEED_DEMO", true),
+    logLevel: text(env, "WEBINAR_LOG_LEVEL") ?? "info",
+    shutdownGraceMs: integer(env, "WEBINAR_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+  };
+}

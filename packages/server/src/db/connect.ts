@@ -1,0 +1,75 @@
+/**
+ * Opens the one database of the service through Kysely: the embedded PGlite (WASM PostgreSQL in this process)
+ * by default, or PostgreSQL through a `pg` pool when DATABASE_URL is set. Both speak the same SQL, so every
+ * query and migration is written once.
+ *
+ * PGlite has a single connection: kysely-pglite-dialect queues connection requests, so a transaction holds the
+ * connection until it ends and transactions run one after another. The pool has hard time limits (connect,
+ * statement, client-side query) so an unavailable database yields errors quickly and never a hang.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import pg from "pg";
+import type { StorageConfig } from "../config";
+import { migrateToLatest } from "./migrations";
+import type { Database } from "./schema";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: StorageConfig["kind"];
+  /** Closes the pool or the embedded database. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  poolMax: number;
+  /** A `dumpDataDir()` tarball to start a new embedded database from instead of running initdb (tests: seconds saved). */
+  pgliteSnapshot?: Blob;
+  /** Called with errors of idle pooled connections (a database restart), which must not crash the process. */
+  onPoolError?: (error: Error) => void;
+}
+
+async function openPglite(dataDir: string, options: ConnectOptions): Promise<PGlite> {
+  const pgliteOptions = options.pgliteSnapshot === undefined ? {} : { loadDataDir: options.pgliteSnapshot };
+  if (dataDir === "memory:") return PGlite.create(pgliteOptions);
+  return PGlite.create({ dataDir, ...pgliteOptions });
+}
+
+/**
+ * Connects and migrates to the latest schema.
+ *
+ * @example
+ * const { db, close } = await connectDatabase({ kind: "pglite", dataDir: "memory:" }, { connectTimeoutMs: 2000, statementTimeoutMs: 5000, poolMax: 10 });
+ */
+export async function connectDatabase(storage: StorageConfig, options: ConnectOptions): Promise<DatabaseHandle> {
+  let db: Kysely<Database>;
+  if (storage.kind === "pglite") {
+    const pglite = await openPglite(storage.dataDir, options);
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  } else {
+    const pool = new pg.Pool({
+      connectionString: storage.databaseUrl,
+      max: options.poolMax,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      statement_timeout: options.statementTimeoutMs,
+      idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+      // Client-side limit too: a database that stops answering without closing the socket still fails fast.
+      query_timeout: options.statementTimeoutMs + 1000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      application_name: "webinar-server",
+    });
+    pool.on("error", (error) => options.onPoolError?.(error));
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  return { db, kind: storage.kind, close: () => db.destroy() };
+}

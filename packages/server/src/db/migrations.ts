@@ -1,0 +1,277 @@
+/**
+ * Versioned schema migrations, kept in code so the built server carries them, run at start by Kysely's
+ * Migrator (which holds an advisory lock on PostgreSQL, so processes starting together migrate once).
+ * A released migration is never edited; a change is a new entry.
+ *
+ * Every invariant the spec states is also a constraint here, so concurrency cannot break it (design.md §5):
+ * one viewer per (merchant, externalUserId), one per (merchant, phone), one unused ticket per viewer, one use
+ * per nonce.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { limits } from "@org/webinar-types";
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    // One statement per call: PGlite runs parameterised queries through the extended protocol (one command each).
+    const statements = [
+      sql`
+        create table merchants (
+          id text primary key,
+          name text not null,
+          watch_origin text,
+          status text not null default 'ACTIVE' check (status in ('ACTIVE', 'SUSPENDED')),
+          created_at timestamptz not null
+        )
+      `,
+      sql`
+        create table api_keys (
+          api_key text primary key,
+          merchant_id text not null references merchants (id),
+          secret_sealed text not null,
+          status text not null default 'ACTIVE' check (status in ('ACTIVE', 'REVOKED')),
+          created_at timestamptz not null,
+          revoked_at timestamptz
+        )
+      `,
+      sql`
+        create index api_keys_merchant_id on api_keys (merchant_id)
+      `,
+      sql`
+        create table webinars (
+          id text primary key,
+          merchant_id text not null references merchants (id),
+          ticket_code text not null,
+          title text,
+          status text not null check (status in ('DRAFT', 'PUBLISHED', 'HIDDEN', 'SUSPENDED')),
+          live_status text not null default 'NOT_STARTED'
+            check (live_status in ('NOT_STARTED', 'LIVE', 'ENDED', 'CANCELLED', 'FAILED')),
+          live_started_at timestamptz,
+          live_ended_at timestamptz,
+          live_finalized_at timestamptz,
+          created_at timestamptz not null,
+          constraint webinars_ticket_code_key unique (ticket_code)
+        )
+      `,
+      sql`
+        create index webinars_merchant_id on webinars (merchant_id)
+      `,
+      sql`
+        create table webinar_live_events (
+          id text primary key,
+          webinar_id text not null references webinars (id),
+          action text not null check (action in ('START', 'END', 'CANCEL', 'FAIL')),
+          live_status text not null,
+          occurred_at timestamptz not null
+        )
+      `,
+      sql`
+        create index webinar_live_events_webinar_id on webinar_live_events (webinar_id, occurred_at)
+      `,
+      sql`
+        create table viewers (
+          merchant_id text not null references merchants (id),
+          uid integer not null check (uid between ${sql.lit(limits.uidMin)} and ${sql.lit(limits.uidMax)}),
+          external_user_id text,
+          phone text,
+          display_name text,
+          created_at timestamptz not null,
+          updated_at timestamptz not null,
+          primary key (merchant_id, uid),
+          constraint viewers_merchant_external_user_id_key unique (merchant_id, external_user_id),
+          constraint viewers_merchant_phone_key unique (merchant_id, phone)
+        )
+      `,
+      sql`
+        create table login_tickets (
+          ticket_hash text primary key,
+          merchant_id text not null,
+          uid integer not null,
+          webinar_id text not null references webinars (id),
+          state text not null check (state in ('UNUSED', 'CONSUMED', 'SUPERSEDED')),
+          issued_at timestamptz not null,
+          expires_at timestamptz not null,
+          consumed_at timestamptz,
+          foreign key (merchant_id, uid) references viewers (merchant_id, uid)
+        )
+      `,
+      sql`
+        create unique index login_tickets_one_unused_per_viewer on login_tickets (merchant_id, uid) where state = 'UNUSED'
+      `,
+      sql`
+        create index login_tickets_expires_at on login_tickets (expires_at)
+      `,
+      sql`
+        create table watch_sessions (
+          session_hash text primary key,
+          merchant_id text not null,
+          uid integer not null,
+          webinar_id text not null references webinars (id),
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          foreign key (merchant_id, uid) references viewers (merchant_id, uid)
+        )
+      `,
+      sql`
+        create index watch_sessions_expires_at on watch_sessions (expires_at)
+      `,
+      sql`
+        create table open_api_nonces (
+          api_key text not null,
+          nonce text not null,
+          expires_at timestamptz not null,
+          primary key (api_key, nonce)
+        )
+      `,
+      sql`
+        create index open_api_nonces_expires_at on open_api_nonces (expires_at)
+      `,
+      sql`
+        create table playback_sessions (
+          id text primary key,
+          webinar_id text not null references webinars (id),
+          merchant_id text not null,
+          uid integer,
+          anonymous_id text,
+          mode text not null check (mode in ('LIVE', 'REPLAY')),
+          watch_seconds integer not null check (watch_seconds >= 0),
+          device_type text not null,
+          protocol text,
+          started_at timestamptz not null,
+          recorded_at timestamptz not null,
+          check ((uid is null) <> (anonymous_id is null)),
+          foreign key (merchant_id, uid) references viewers (merchant_id, uid)
+        )
+      `,
+      sql`
+        create index playback_sessions_webinar on playback_sessions (webinar_id, mode)
+      `,
+      sql`
+        create table moderation_blocked_terms (
+          term text primary key,
+          position integer not null
+        )
+      `,
+      sql`
+        create table server_meta (
+          key text primary key,
+          value text not null,
+          updated_at timestamptz not null default now()
+        )
+      `,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
+ * Issuing a login ticket in one round trip and one transaction (spec §3.1): lock the viewer row, supersede its
+ * unused ticket, insert the new one. In a plpgsql (volatile) function each statement takes a fresh snapshot under
+ * READ COMMITTED, so a call that waited for the viewer lock sees, and supersedes, the ticket the previous holder
+ * committed; the partial unique index stays the last word on "one unused ticket per viewer".
+ * Returns false when the merchant has no such viewer.
+ */
+const issueTicketFunction: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`
+      create function issue_login_ticket(
+        p_merchant_id text, p_uid integer, p_ticket_hash text, p_webinar_id text, p_issued_at timestamptz, p_expires_at timestamptz
+      ) returns boolean language plpgsql volatile as $$
+      begin
+        perform 1 from viewers where merchant_id = p_merchant_id and uid = p_uid for no key update;
+        if not found then
+          return false;
+        end if;
+        update login_tickets set state = 'SUPERSEDED'
+          where merchant_id = p_merchant_id and uid = p_uid and state = 'UNUSED';
+        insert into login_tickets (ticket_hash, merchant_id, uid, webinar_id, state, issued_at, expires_at)
+          values (p_ticket_hash, p_merchant_id, p_uid, p_webinar_id, 'UNUSED', p_issued_at, p_expires_at);
+        return true;
+      end
+      $$
+    `.execute(db);
+  },
+};
+
+/**
+ * Watch statistics maintained incrementally (design.md §5: aggregates are never scanned): per subject and scope
+ * (LIVE, REPLAY, ALL) one row of totals, and per webinar, scope and kind (REGISTERED, ANONYMOUS) one row of
+ * counts; every imported playback session updates both in its transaction. Sessions recorded before this
+ * migration are summed once here.
+ */
+const watchTotals: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`
+        create table watch_subject_totals (
+          webinar_id text not null references webinars (id),
+          scope text not null check (scope in ('LIVE', 'REPLAY', 'ALL')),
+          subject_key text not null,
+          uid integer,
+          live_seconds bigint not null,
+          replay_seconds bigint not null,
+          total_seconds bigint not null,
+          session_count integer not null,
+          first_watched_at timestamptz not null,
+          last_watched_at timestamptz not null,
+          device_types text[] not null,
+          protocols text[] not null,
+          primary key (webinar_id, scope, subject_key)
+        )
+      `,
+      sql`create index watch_subject_totals_by_seconds on watch_subject_totals (webinar_id, scope, total_seconds desc, uid) where uid is not null`,
+      sql`create index watch_subject_totals_by_last on watch_subject_totals (webinar_id, scope, last_watched_at desc, uid) where uid is not null`,
+      sql`create index watch_subject_totals_by_first on watch_subject_totals (webinar_id, scope, first_watched_at, uid) where uid is not null`,
+      sql`
+        create table watch_totals (
+          webinar_id text not null references webinars (id),
+          scope text not null check (scope in ('LIVE', 'REPLAY', 'ALL')),
+          kind text not null check (kind in ('REGISTERED', 'ANONYMOUS')),
+          viewer_count integer not null,
+          session_count integer not null,
+          watch_seconds bigint not null,
+          updated_at timestamptz not null,
+          primary key (webinar_id, scope, kind)
+        )
+      `,
+      sql`
+        insert into watch_subject_totals
+        select p.webinar_id, s.scope, coalesce('u:' || p.uid, 'a:' || p.anonymous_id), p.uid,
+          sum(case when p.mode = 'LIVE' then p.watch_seconds else 0 end),
+          sum(case when p.mode = 'REPLAY' then p.watch_seconds else 0 end),
+          sum(p.watch_seconds), count(*), min(p.started_at), max(p.started_at + p.watch_seconds * interval '1 second'),
+          array(select distinct d from unnest(array_agg(p.device_type)) d order by d),
+          array(select distinct x from unnest(array_agg(p.protocol)) x where x is not null order by x)
+        from playback_sessions p
+        cross join lateral (values (p.mode), ('ALL')) as s (scope)
+        group by p.webinar_id, s.scope, p.uid, p.anonymous_id
+      `,
+      sql`
+        insert into watch_totals
+        select webinar_id, scope, case when uid is null then 'ANONYMOUS' else 'REGISTERED' end,
+          count(*), sum(session_count), sum(total_seconds), now()
+        from watch_subject_totals
+        group by webinar_id, scope, uid is null
+      `,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/** All migrations by name, in order. */
+export const migrations: Readonly<Record<string, Migration>> = {
+  "0001_initial": initial,
+  "0002_issue_login_ticket_function": issueTicketFunction,
+  "0003_watch_totals": watchTotals,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName;
+    throw new Error(`database migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Kysely's view of the tables created by ./migrations.ts. Column types are what both drivers (pg and PGlite)
+ * return: `timestamptz` as Date, `integer` as number, `text` as string. No int8 columns are read, because pg
+ * returns them as strings and PGlite as numbers.
+ */
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type MerchantStatus = "ACTIVE" | "SUSPENDED";
+export type ApiKeyStatus = "ACTIVE" | "REVOKED";
+export type WebinarStatus = "DRAFT" | "PUBLISHED" | "HIDDEN" | "SUSPENDED";
+export type LiveStatus = "NOT_STARTED" | "LIVE" | "ENDED" | "CANCELLED" | "FAILED";
+export type LiveAction = "START" | "END" | "CANCEL" | "FAIL";
+export type TicketState = "UNUSED" | "CONSUMED" | "SUPERSEDED";
+export type PlaybackMode = "LIVE" | "REPLAY";
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  watch_origin: string | null;
+  status: MerchantStatus;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  api_key: string;
+  merchant_id: string;
+  /** The secret sealed with AES-256-GCM (see auth/secret-box.ts); HMAC needs the plaintext, so no hash. */
+  secret_sealed: string;
+  status: ApiKeyStatus;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface WebinarsTable {
+  id: string;
+  merchant_id: string;
+  ticket_code: string;
+  title: string | null;
+  status: WebinarStatus;
+  live_status: LiveStatus;
+  live_started_at: Timestamp | null;
+  live_ended_at: Timestamp | null;
+  live_finalized_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface WebinarLiveEventsTable {
+  id: string;
+  webinar_id: string;
+  action: LiveAction;
+  live_status: LiveStatus;
+  occurred_at: Timestamp;
+}
+
+export interface ViewersTable {
+  merchant_id: string;
+  uid: number;
+  external_user_id: string | null;
+  phone: string | null;
+  display_name: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LoginTicketsTable {
+  /** Lowercase hex SHA-256 of the ticket; the ticket itself is never stored. */
+  ticket_hash: string;
+  merchant_id: string;
+  uid: number;
+  webinar_id: string;
+  state: TicketState;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
+export interface WatchSessionsTable {
+  /** Lowercase hex SHA-256 of the session cookie value. */
+  session_hash: string;
+  merchant_id: string;
+  uid: number;
+  webinar_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OpenApiNoncesTable {
+  api_key: string;
+  nonce: string;
+  expires_at: Timestamp;
+}
+
+export interface PlaybackSessionsTable {
+  id: string;
+  webinar_id: string;
+  merchant_id: string;
+  uid: number | null;
+  anonymous_id: string | null;
+  mode: PlaybackMode;
+  watch_seconds: number;
+  device_type: string;
+  protocol: string | null;
+  started_at: Timestamp;
+  recorded_at: Timestamp;
+}
+
+export interface ModerationBlockedTermsTable {
+  term: string;
+  position: number;
+}
+
+export interface ServerMetaTable {
+  key: string;
+  value: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export type WatchScope = "LIVE" | "REPLAY" | "ALL";
+
+/** Per subject (`u:<uid>` or `a:<anonymousId>`) and scope, the sums of its playback sessions (bigints read as float8). */
+export interface WatchSubjectTotalsTable {
+  webinar_id: string;
+  scope: WatchScope;
+  subject_key: string;
+  uid: number | null;
+  live_seconds: ColumnType<number | string, number, number>;
+  replay_seconds: ColumnType<number | string, number, number>;
+  total_seconds: ColumnType<number | string, number, number>;
+  session_count: number;
+  first_watched_at: Timestamp;
+  last_watched_at: Timestamp;
+  device_types: string[];
+  protocols: string[];
+}
+
+/** Per webinar, scope and kind of subject, the counts of the overview. */
+export interface WatchTotalsTable {
+  webinar_id: string;
+  scope: WatchScope;
+  kind: "REGISTERED" | "ANONYMOUS";
+  viewer_count: number;
+  session_count: number;
+  watch_seconds: ColumnType<number | string, number, number>;
+  updated_at: Timestamp;
+}
+
+/** Every table of the service. */
+export interface Database {
+  merchants: MerchantsTable;
+  api_keys: ApiKeysTable;
+  webinars: WebinarsTable;
+  webinar_live_events: WebinarLiveEventsTable;
+  viewers: ViewersTable;
+  login_tickets: LoginTicketsTable;
+  watch_sessions: WatchSessionsTable;
+  open_api_nonces: OpenApiNoncesTable;
+  playback_sessions: PlaybackSessionsTable;
+  moderation_blocked_terms: ModerationBlockedTermsTable;
+  server_meta: ServerMetaTable;
+  watch_subject_totals: WatchSubjectTotalsTable;
+  watch_totals: WatchTotalsTable;
+}

@@ -1,0 +1,68 @@
+/**
+ * One error type for every failure the server answers on purpose, one table from code to HTTP status, and the
+ * envelope of spec §4.2 (`{requestId, error: {code, message, details?}}`) used by the Open API, the admin API
+ * and the watch page alike. The Open API's codes and statuses come from the spec's error catalog; the few
+ * codes of the admin API and the watch page are listed beside them, so an unmapped code fails the build.
+ */
+import { errorCatalog, type ErrorCode } from "@org/webinar-types";
+
+/** Codes of the admin API and the watch page (admin-contract.md), which the Open API spec does not know. */
+const serverOnlyStatus = {
+  /** Admin request without the right bearer token, or the admin API is disabled (no token configured). */
+  ADMIN_UNAUTHORIZED: 401,
+  /** POST /w/api/session with a ticket that is unknown, consumed, expired, superseded or for another webinar. */
+  LOGIN_TICKET_INVALID: 401,
+  MERCHANT_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  /** No admin route at this path (the Open API paths answer 404 REQUEST_INVALID, as the spec says). */
+  ROUTE_NOT_FOUND: 404,
+  TICKET_CODE_TAKEN: 409,
+  LIVE_TRANSITION_INVALID: 409,
+  LIVE_NOT_ENDED: 409,
+  /** The admin API's storage is unavailable. */
+  STORAGE_UNAVAILABLE: 503,
+} as const;
+
+/** Every code this server can answer with. */
+export type ServerErrorCode = ErrorCode | keyof typeof serverOnlyStatus;
+
+function catalogStatuses(): Record<ErrorCode, number> {
+  const statuses = {} as Record<ErrorCode, number>;
+  for (const [code, entry] of Object.entries(errorCatalog) as [ErrorCode, { status: number }][]) statuses[code] = entry.status;
+  return statuses;
+}
+
+/** The HTTP status of each code: the spec's catalog for Open API codes, plus the server's own. */
+export const errorStatus: Readonly<Record<ServerErrorCode, number>> = { ...catalogStatuses(), ...serverOnlyStatus };
+
+/**
+ * A failure answered with its code. `status` overrides the table only where the spec itself says so (404 and
+ * 405 with `REQUEST_INVALID` for unknown paths and methods).
+ *
+ * @example
+ * throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in this merchant");
+ */
+export class ServiceError extends Error {
+  override readonly name = "ServiceError";
+  readonly status: number;
+  constructor(
+    readonly code: ServerErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? errorStatus[code];
+  }
+}
+
+/** The JSON body of an error answer (spec §4.2). */
+export interface ErrorEnvelopeBody {
+  requestId: string;
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+/** Builds the error envelope; `details` is left out when there are none. */
+export function errorEnvelope(requestId: string, code: string, message: string, details?: Record<string, unknown>): ErrorEnvelopeBody {
+  return { requestId, error: details === undefined ? { code, message } : { code, message, details } };
+}

@@ -1,0 +1,11 @@
+/** Reads a small request body (admin API, ticket exchange) as UTF-8 text, refusing more than `maxBytes`. */
+import { readWebBody } from "@org/webinar-validator";
+import { ServiceError } from "../errors";
+
+const decoder = new TextDecoder();
+
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const body = await readWebBody(request, maxBytes);
+  if (body === undefined) throw new ServiceError("REQUEST_INVALID", `the request body exceeds ${maxBytes} bytes`);
+  return decoder.decode(body);
+}

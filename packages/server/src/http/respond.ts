@@ -1,0 +1,47 @@
+/**
+ * Building answers: JSON with `requestId` in the body and `X-Request-Id` in the headers (issue item 7), and the
+ * one place that turns any thrown value into the error envelope. A ServiceError is answered with its code and
+ * status; anything else is 500 INTERNAL_ERROR with the request id and a fixed message, never a stack or the
+ * error's own text, and is logged with the request id.
+ */
+import { errorEnvelope, ServiceError } from "../errors";
+import type { Logger } from "../log";
+
+/** Headers of every JSON answer: never cached, never sniffed. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Content-Type": "application/json; charset=utf-8",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+});
+
+/** A JSON answer carrying `X-Request-Id`. */
+export function jsonResponse(requestId: string, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": requestId } });
+}
+
+/** The error code an answer was given, for the access log. */
+export interface ErrorOutcome {
+  response: Response;
+  code: string;
+}
+
+/** Renders `error` as the error envelope; unexpected errors are logged and answered 500 INTERNAL_ERROR. */
+export function errorResponse(requestId: string, error: unknown, logger: Logger, headers: Record<string, string> = {}): ErrorOutcome {
+  if (error instanceof ServiceError) {
+    if (error.status >= 500 && (error as { cause?: unknown }).cause !== undefined) logger.warn({ requestId, code: error.code, cause: describeCause(error) }, "dependency unavailable");
+    return { response: jsonResponse(requestId, error.status, errorEnvelope(requestId, error.code, error.message, error.details), headers), code: error.code };
+  }
+  logger.error({ requestId, err: error }, "unexpected error");
+  return { response: jsonResponse(requestId, 500, errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"), headers), code: "INTERNAL_ERROR" };
+}
+
+function describeCause(error: ServiceError): string | undefined {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause === undefined) return undefined;
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}
+
+/** `req_` + 32 hex characters, the format of the validator's request ids. */
+export function newRequestId(): string {
+  return `req_${crypto.randomUUID().replaceAll("-", "")}`;
+}

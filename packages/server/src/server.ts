@@ -1,0 +1,237 @@
+/**
+ * Assembles the server from its configuration: database (migrated), secret box, stores, verifier, app; then
+ * listens and shuts down gracefully. Everything with a side effect on the outside world (clock, randomness,
+ * fetch, log destination, stdout) can be injected, which is how the tests run several servers in one process.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Writable } from "node:stream";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Hono } from "hono";
+import { createRequestVerifier } from "@org/webinar-validator";
+import { createApp, type AppEnv } from "./app";
+import { createApiKeyStore } from "./auth/api-keys";
+import type { ConsumingNonceStore } from "./auth/nonce-store";
+import { createDatabaseNonceStore } from "./auth/nonce-store-db";
+import { createRedisNonceStore } from "./auth/nonce-store-redis";
+import { createSecretBox, type SecretBox } from "./auth/secret-box";
+import { resolveSecretKey } from "./auth/secret-key";
+import { ConfigError, type ServerConfig } from "./config";
+import { connectDatabase, type DatabaseHandle } from "./db/connect";
+import { newRequestId } from "./http/respond";
+import { createLogger, type Logger } from "./log";
+import { systemRuntime, type Runtime } from "./runtime";
+import { demoBanner, seedDemo, type DemoSeed } from "./seed/demo";
+import type { AppServices } from "./services";
+import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
+import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
+import { createDisplayNameModerator } from "./viewers/moderation";
+import type { DestinationStream } from "pino";
+
+/** Replacements for the outside world; all optional. */
+export interface ServerOptions {
+  runtime?: Runtime;
+  logger?: Logger;
+  /** Where the JSON log lines go when no `logger` is given (default stdout). */
+  logDestination?: DestinationStream;
+  /** `fetch` of the moderation client. */
+  fetch?: typeof globalThis.fetch;
+  /** Start a new embedded database from this `dumpDataDir()` tarball instead of running initdb. */
+  pgliteSnapshot?: Blob;
+  nonceStore?: ConsumingNonceStore;
+  /** Key prefix of the Redis nonce store. */
+  redisKeyPrefix?: string;
+  webinarMetadata?: WebinarMetadataSource;
+  watchDomains?: WatchDomainResolver;
+  /**
+   * An open (and migrated) database to use instead of connecting to `config.storage`; the server then leaves it
+   * open on close. Tests run several servers on one embedded database this way.
+   */
+  database?: DatabaseHandle;
+}
+
+/** A created server; `listen` starts serving. */
+export interface WebinarServer {
+  readonly app: Hono<AppEnv>;
+  readonly services: AppServices;
+  /** What the first-start seeding did (the secret is in here only when it was just created). */
+  readonly demo: DemoSeed;
+  /** Starts listening on config.host:config.port (0: a free port). */
+  listen(): Promise<{ url: string; port: number }>;
+  /** The base URL once listening, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  /** Stops accepting connections, lets requests in flight finish (up to the grace period), closes stores. */
+  close(): Promise<void>;
+}
+
+/** A stored fingerprint of the key refuses a start with another key, instead of failing every signed request. */
+async function checkSecretKey(database: DatabaseHandle, box: SecretBox): Promise<void> {
+  await database.db
+    .insertInto("server_meta")
+    .values({ key: "secret_key_check", value: box.keyCheck })
+    .onConflict((conflict) => conflict.column("key").doNothing())
+    .execute();
+  const stored = await database.db.selectFrom("server_meta").select("value").where("key", "=", "secret_key_check").executeTakeFirstOrThrow();
+  if (stored.value !== box.keyCheck) {
+    throw new ConfigError(
+      "WEBINAR_SECRET_KEY (or the data directory's secret.key) is not the key the stored API-key secrets were encrypted with; start with the original key",
+    );
+  }
+}
+
+const PRUNE_INTERVAL_MS = 60_000;
+
+/**
+ * Connects, migrates, seeds the demo data on first start and builds the app; does not listen yet.
+ *
+ * @example
+ * const server = await createServer(loadConfig(process.env));
+ * const { url } = await server.listen();
+ */
+export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<WebinarServer> {
+  const runtime = options.runtime ?? systemRuntime;
+  const logger = options.logger ?? createLogger(config.logLevel, options.logDestination);
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? (await connectDatabase(config.storage, {
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    poolMax: config.dbPoolMax,
+    ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
+    onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
+  }));
+  let nonceStore: ConsumingNonceStore | undefined;
+  try {
+    const box = createSecretBox(await resolveSecretKey(config.secretKey, config.storage, runtime), runtime);
+    await checkSecretKey(database, box);
+    const { db } = database;
+    const apiKeys = createApiKeyStore(db, box, runtime);
+    nonceStore =
+      options.nonceStore ??
+      (config.redisUrl !== undefined
+        ? createRedisNonceStore({ url: config.redisUrl, clockSkewSeconds: config.clockSkewSeconds, runtime, ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) })
+        : createDatabaseNonceStore(db, { clockSkewSeconds: config.clockSkewSeconds, runtime }));
+    const consumeNonce = nonceStore;
+    let listeningPort: number | undefined;
+    const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort ?? config.port}`;
+    const services: AppServices = {
+      config,
+      db,
+      runtime,
+      logger,
+      apiKeys,
+      nonceStore: consumeNonce,
+      moderator: createDisplayNameModerator(db, { url: config.moderationUrl, timeoutMs: config.moderationTimeoutMs, fetch: options.fetch ?? globalThis.fetch }),
+      webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(db),
+      watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
+      verifier: createRequestVerifier({
+        lookupKey: async (apiKey) => {
+          const credential = await apiKeys.findActive(apiKey);
+          return credential === null ? undefined : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
+        },
+        nonceStore: { consume: (apiKey, nonce, expiresAtMs) => consumeNonce.consume(apiKey, nonce, expiresAtMs) },
+        now: () => runtime.now(),
+        limits: { clockSkewSeconds: config.clockSkewSeconds, maxBodyBytes: config.maxBodyBytes },
+        allowedOrigins: config.allowedOrigins,
+        createRequestId: newRequestId,
+        onError: (error, source) => logger.warn({ err: error, source }, "authentication dependency failed"),
+      }),
+      cursorKey: box.deriveKey("viewer watch cursor v1"),
+    };
+    const demo: DemoSeed = config.seedDemo ? await seedDemo(db, apiKeys, runtime) : { kind: "none" };
+
+    const app = createApp(services);
+    const httpServer = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
+    httpServer.keepAliveTimeout = 5_000;
+    // Requests in flight, counted until their response is written out (or the client went away), for shutdown.
+    let active = 0;
+    let drained: (() => void) | undefined;
+    httpServer.on("request", (_req, res) => {
+      active += 1;
+      res.once("close", () => {
+        active -= 1;
+        if (active === 0) drained?.();
+      });
+    });
+
+    const prune = setInterval(() => {
+      const now = new Date(runtime.now());
+      void Promise.all([
+        consumeNonce.prune(),
+        db.deleteFrom("watch_sessions").where("expires_at", "<", now).execute(),
+        // Tickets stay a day after expiry (for support questions), then go, whatever their state.
+        db.deleteFrom("login_tickets").where("expires_at", "<", new Date(now.getTime() - 86_400_000)).execute(),
+      ]).catch((error: unknown) => logger.warn({ err: error }, "pruning expired rows failed"));
+    }, PRUNE_INTERVAL_MS);
+    prune.unref();
+
+    let url: string | undefined;
+    let closing: Promise<void> | undefined;
+    const server: WebinarServer = {
+      app,
+      services,
+      demo,
+      get url() {
+        if (url === undefined) throw new Error("the server is not listening yet");
+        return url;
+      },
+      async listen() {
+        await new Promise<void>((resolve, reject) => {
+          httpServer.once("error", reject);
+          httpServer.listen(config.port, config.host, () => {
+            httpServer.off("error", reject);
+            resolve();
+          });
+        });
+        listeningPort = (httpServer.address() as AddressInfo).port;
+        const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host;
+        url = `http://${host}:${listeningPort}`;
+        logger.info({ url, storage: config.storage.kind, nonceStore: config.redisUrl !== undefined && options.nonceStore === undefined ? "redis" : "database" }, "listening");
+        return { url, port: listeningPort };
+      },
+      close() {
+        closing ??= (async () => {
+          clearInterval(prune);
+          if (httpServer.listening) {
+            const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+            const timeout = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+            httpServer.closeIdleConnections();
+            logger.info({ inFlight: active }, "closing: no new connections, waiting for requests in flight");
+            if (active > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), timeout(config.shutdownGraceMs)]);
+            // Keep-alive connections that became idle are closed now; any left after a moment are cut.
+            httpServer.closeIdleConnections();
+            await Promise.race([closed, timeout(1000)]);
+            httpServer.closeAllConnections();
+            await closed;
+          }
+          await consumeNonce.close?.();
+          if (ownsDatabase) await database.close();
+          logger.info("closed");
+          // The log is written asynchronously: make sure the last lines are out before the process may exit.
+          await new Promise<void>((resolve) => logger.flush(() => resolve()));
+        })();
+        return closing;
+      },
+    };
+    return server;
+  } catch (error) {
+    await nonceStore?.close?.().catch(() => undefined);
+    if (ownsDatabase) await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Creates the server, listens, and prints the start banner to `stdout` (the demo credentials on the first start
+ * only). Used by main.ts and by tests that check the banner.
+ */
+export async function startServer(config: ServerConfig, options: ServerOptions & { stdout?: Writable } = {}): Promise<WebinarServer> {
+  const server = await createServer(config, options);
+  try {
+    const { url } = await server.listen();
+    (options.stdout ?? process.stdout).write(demoBanner(server.demo, url));
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return server;
+}

@@ -1,0 +1,27 @@
+/** Everything the routes need, built once by server.ts and passed down (no module-level state). */
+import type { Kysely } from "kysely";
+import type { RequestVerifier } from "@org/webinar-validator";
+import type { ApiKeyStore } from "./auth/api-keys";
+import type { ConsumingNonceStore } from "./auth/nonce-store";
+import type { ServerConfig } from "./config";
+import type { Database } from "./db/schema";
+import type { Logger } from "./log";
+import type { Runtime } from "./runtime";
+import type { WatchDomainResolver } from "./tickets/watch-domain";
+import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
+import type { DisplayNameModerator } from "./viewers/moderation";
+
+export interface AppServices {
+  config: ServerConfig;
+  db: Kysely<Database>;
+  runtime: Runtime;
+  logger: Logger;
+  apiKeys: ApiKeyStore;
+  nonceStore: ConsumingNonceStore;
+  moderator: DisplayNameModerator;
+  webinarMetadata: WebinarMetadataSource;
+  watchDomains: WatchDomainResolver;
+  verifier: RequestVerifier;
+  /** MAC key of the detail query's cursors, derived from the secret key so every process accepts them. */
+  cursorKey: Buffer;
+}

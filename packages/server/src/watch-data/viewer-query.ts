@@ -1,0 +1,140 @@
+/**
+ * Query viewer watch detail (spec §4.6) from the per-subject totals (record-session.ts): registered subjects only,
+ * filtered by `uids` OR `externalUserIds` and `minWatchSeconds`, ordered by the requested sort with the uid as
+ * the stable tie-breaker, one keyset page at a time (no OFFSET, no total). Each record shows the viewer's
+ * current identity fields; omitted when unset (§2.4).
+ */
+import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { PlaybackMode, QueryViewerWatchRequest, Sort, ViewerWatchPage, ViewerWatchRecord } from "@org/webinar-types";
+import type { Database } from "../db/schema";
+import { rfc3339 } from "../tickets/issue";
+import { decodeCursor, encodeCursor, queryFingerprint, type CursorPosition } from "./cursor";
+import type { WatchedWebinar } from "./webinar-state";
+
+interface SubjectRow {
+  uid: number;
+  subject_key: string;
+  live_seconds: number;
+  replay_seconds: number;
+  total_seconds: number;
+  session_count: number;
+  first_watched_at: Date;
+  last_watched_at: Date;
+  device_types: string[];
+  protocols: string[];
+  external_user_id: string | null;
+  phone: string | null;
+  display_name: string | null;
+}
+
+/** The sort column of each order and its direction; ties are broken by uid ascending. */
+const ORDER: Readonly<Record<Sort, { column: "total_seconds" | "last_watched_at" | "first_watched_at"; descending: boolean }>> = {
+  WATCH_SECONDS_DESC: { column: "total_seconds", descending: true },
+  LAST_WATCHED_DESC: { column: "last_watched_at", descending: true },
+  FIRST_WATCHED_ASC: { column: "first_watched_at", descending: false },
+};
+
+function sortValue(row: SubjectRow, sort: Sort): number {
+  const { column } = ORDER[sort];
+  return column === "total_seconds" ? Number(row.total_seconds) : new Date(row[column]).getTime();
+}
+
+/** "Viewer 8000" from the phone's last four digits, else a stable code derived from the uid. */
+export function displayNickname(uid: number, phone: string | null): string {
+  return phone !== null ? `Viewer ${phone.slice(-4)}` : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
+}
+
+function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
+  return {
+    subjectId: `sub_${createHash("sha256").update(`${webinarId}\n${row.subject_key}`).digest("hex").slice(0, 20)}`,
+    identityType: "REGISTERED",
+    displayNickname: displayNickname(row.uid, row.phone),
+    uid: row.uid,
+    ...(row.external_user_id === null ? {} : { externalUserId: row.external_user_id }),
+    ...(row.phone === null ? {} : { phone: row.phone }),
+    ...(row.display_name === null ? {} : { displayName: row.display_name }),
+    totalWatchSeconds: Number(row.total_seconds),
+    liveWatchSeconds: Number(row.live_seconds),
+    replayWatchSeconds: Number(row.replay_seconds),
+    sessionCount: row.session_count,
+    firstWatchedAt: rfc3339(new Date(row.first_watched_at).getTime()),
+    lastWatchedAt: rfc3339(new Date(row.last_watched_at).getTime()),
+    deviceTypes: row.device_types,
+    protocols: row.protocols,
+  };
+}
+
+/** What identifies the query for its cursors (§4.6 rule 4): not pageSize; id lists as sets. */
+export function fingerprintOf(request: QueryViewerWatchRequest): string {
+  return queryFingerprint({
+    t: request.ticketCode,
+    m: request.playbackMode,
+    u: [...new Set(request.uids ?? [])].sort((a, b) => a - b),
+    e: [...new Set(request.externalUserIds ?? [])].sort(),
+    w: request.minWatchSeconds ?? 0,
+    s: request.sort,
+  });
+}
+
+/** Decodes the request's cursor (WATCH_REQUEST_INVALID when it is not one of this query's). */
+export function cursorOf(request: QueryViewerWatchRequest, cursorKey: Buffer): CursorPosition | undefined {
+  return request.cursor === undefined ? undefined : decodeCursor(cursorKey, fingerprintOf(request), request.cursor);
+}
+
+export async function readViewerPage(
+  db: Kysely<Database>,
+  merchantId: string,
+  webinar: WatchedWebinar,
+  request: QueryViewerWatchRequest,
+  after: CursorPosition | undefined,
+  cursorKey: Buffer,
+): Promise<ViewerWatchPage> {
+  const mode: PlaybackMode = request.playbackMode;
+  const { column, descending } = ORDER[request.sort];
+  const uids = request.uids ?? [];
+  const externalUserIds = request.externalUserIds ?? [];
+  let query = db
+    .selectFrom("watch_subject_totals as t")
+    .innerJoin("viewers as v", (join) => join.onRef("v.uid", "=", "t.uid").on("v.merchant_id", "=", merchantId))
+    .select([
+      "t.uid",
+      "t.subject_key",
+      (eb) => eb.cast<number>("t.live_seconds", "float8").as("live_seconds"),
+      (eb) => eb.cast<number>("t.replay_seconds", "float8").as("replay_seconds"),
+      (eb) => eb.cast<number>("t.total_seconds", "float8").as("total_seconds"),
+      "t.session_count",
+      "t.first_watched_at",
+      "t.last_watched_at",
+      "t.device_types",
+      "t.protocols",
+      "v.external_user_id",
+      "v.phone",
+      "v.display_name",
+    ])
+    .where("t.webinar_id", "=", webinar.id)
+    .where("t.scope", "=", mode)
+    .where("t.uid", "is not", null);
+  if ((request.minWatchSeconds ?? 0) > 0) query = query.where("t.total_seconds", ">=", request.minWatchSeconds!);
+  if (uids.length > 0 || externalUserIds.length > 0) {
+    query = query.where((eb) =>
+      eb.or([...(uids.length > 0 ? [eb("t.uid", "in", uids)] : []), ...(externalUserIds.length > 0 ? [eb("v.external_user_id", "in", externalUserIds)] : [])]),
+    );
+  }
+  if (after !== undefined) {
+    const value = column === "total_seconds" ? after.value : new Date(after.value);
+    query = query.where((eb) =>
+      eb.or([eb(`t.${column}`, descending ? "<" : ">", value), eb.and([eb(`t.${column}`, "=", value), eb("t.uid", ">", after.uid)])]),
+    );
+  }
+  const rows = (await query
+    .orderBy(`t.${column}`, descending ? "desc" : "asc")
+    .orderBy("t.uid", "asc")
+    .limit(request.pageSize + 1)
+    .execute()) as SubjectRow[];
+  const page = rows.slice(0, request.pageSize);
+  const last = page.at(-1);
+  const items = page.map((row) => toRecord(webinar.id, row));
+  if (rows.length <= request.pageSize || last === undefined) return { items };
+  return { items, nextCursor: encodeCursor(cursorKey, fingerprintOf(request), { value: sortValue(last, request.sort), uid: last.uid }) };
+}

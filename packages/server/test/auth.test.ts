@@ -1,0 +1,304 @@
+/**
+ * Authentication (spec §5) and the common errors (§7.1) through the validator pipeline the server mounts, on
+ * PGlite and on PostgreSQL: headers, signature, clock skew, keys and their revocation, merchant suspension,
+ * replay (with the nonce store shared by two server instances), paths, methods, body limits and origins. Plus
+ * the Redis nonce store against 127.0.0.1:6379.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { operations } from "@org/webinar-types";
+import { signRequest } from "@org/webinar-signing";
+import { createDatabaseNonceStore } from "../src/auth/nonce-store-db";
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
+import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
+import { rawRequest } from "./support/raw-http";
+
+const UPSERT = operations.upsertViewer.path;
+const nonce = () => randomBytes(16).toString("hex");
+const now = () => String(Math.floor(Date.now() / 1000));
+
+describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
+  let database: TestDatabase;
+  let api: TestServer;
+  let merchant: Merchant;
+  let counter = 0;
+  const body = () => ({ externalUserId: `auth-${++counter}` });
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind, "auth");
+    api = await startTestServer(database);
+    merchant = await api.newMerchant();
+  });
+  afterAll(async () => {
+    await api?.close();
+    await database?.close();
+  });
+  afterEach(() => {
+    expect(api.violations).toEqual([]);
+  });
+
+  it("a correctly signed request succeeds and carries X-Request-Id = body.requestId", async () => {
+    const answer = await api.signed(merchant, UPSERT, body());
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-request-id")).toBe(answer.body.requestId);
+  });
+
+  describe("headers (§5.1)", () => {
+    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 missing %s: 400 REQUEST_INVALID", async (header) => {
+      const answer = await api.signed(merchant, UPSERT, body(), { omit: [header] });
+      expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
+    });
+
+    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 duplicated %s: 400 REQUEST_INVALID", async (header) => {
+      const raw = JSON.stringify(body());
+      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
+      const value = headers[header as keyof typeof headers];
+      const answer = await rawRequest(api.url, { path: UPSERT, headers: { ...headers, [header]: [value, value] }, body: raw });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe("REQUEST_INVALID");
+    });
+
+    it("§7.1 a nonce of 15 characters: 400 REQUEST_INVALID", async () => {
+      const answer = await api.signed(merchant, UPSERT, body(), { headers: { "X-Nonce": "abcdefghijklmno" } });
+      expect(answer.body.error.code).toBe("REQUEST_INVALID");
+    });
+
+    it.each([
+      ["Content-Type text/plain", { "Content-Type": "text/plain" }],
+      ["Content-Encoding gzip", { "Content-Encoding": "gzip" }],
+    ])("§5.1 %s: 400 REQUEST_INVALID", async (_label, headers) => {
+      expect((await api.signed(merchant, UPSERT, body(), { headers })).body.error.code).toBe("REQUEST_INVALID");
+    });
+  });
+
+  describe("signature and clock (§5.2, §5.3)", () => {
+    it.each([
+      ["a body changed after signing", { sendBody: JSON.stringify({ externalUserId: "tampered" }) }],
+      ["an uppercase signature", { uppercase: true }],
+      ["a timestamp 301 s in the past", { offset: -301 }],
+      ["a timestamp 301 s in the future", { offset: 301 }],
+      ["a millisecond timestamp", { millis: true }],
+    ])("§7.1 %s: 401 OPEN_API_UNAUTHORIZED", async (_label, variant: { sendBody?: string; uppercase?: boolean; offset?: number; millis?: boolean }) => {
+      const raw = JSON.stringify(body());
+      const timestamp = variant.millis ? String(Date.now()) : String(Math.floor(Date.now() / 1000) + (variant.offset ?? 0));
+      const canonicalTimestamp = variant.millis ? now() : timestamp;
+      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw, timestamp: canonicalTimestamp });
+      const sent = { ...headers, "X-Timestamp": timestamp, "X-Signature": variant.uppercase ? headers["X-Signature"].toUpperCase() : headers["X-Signature"] };
+      const answer = await rawRequest(api.url, { path: UPSERT, headers: sent, body: variant.sendBody ?? raw });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+    });
+
+    it("§8 a timestamp 290 s off is within the skew window", async () => {
+      expect((await api.signed(merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 290) })).status).toBe(200);
+    });
+
+    it("WEBINAR_CLOCK_SKEW_SECONDS narrows the window", async () => {
+      const strict = await startTestServer(database, { WEBINAR_CLOCK_SKEW_SECONDS: "30" });
+      try {
+        const answer = await strict.signed(merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 60) });
+        expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it("§7.1 an unknown API key or a wrong secret: 401", async () => {
+      expect((await api.signed({ apiKey: "wk_live_unknown", secret: merchant.secret }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+      expect((await api.signed({ apiKey: merchant.apiKey, secret: "not-the-secret" }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+    });
+  });
+
+  describe("keys and merchants (§5.3)", () => {
+    it("§5.3 a revoked key is refused from the next request on (401); the merchant's other key still works", async () => {
+      const other = await api.newMerchant();
+      const spare = (await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as { apiKey: string; secret: string };
+      expect((await other.client.upsertViewer(body())).created).toBe(true);
+      expect((await api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
+      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
+      expect((await api.client(spare).upsertViewer(body())).created).toBe(true);
+    });
+
+    it("§5.3 a suspended merchant: 403 TENANT_SUSPENDED from the next request on; reactivated, it works again", async () => {
+      const other = await api.newMerchant();
+      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
+      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
+      expect(await apiError(other.client.issueLoginTicket({ uid: 10_000, ticketCode: other.ticketCode }))).toMatchObject({ code: "TENANT_SUSPENDED" });
+      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
+      expect((await other.client.upsertViewer(body())).created).toBe(true);
+    });
+
+    it("API-key secrets are stored encrypted, not in plaintext", async () => {
+      const rows = await database.handle.db.selectFrom("api_keys").select(["api_key", "secret_sealed"]).where("api_key", "=", merchant.apiKey).execute();
+      expect(rows[0]!.secret_sealed).toMatch(/^v1\./);
+      expect(rows[0]!.secret_sealed).not.toContain(merchant.secret);
+    });
+  });
+
+  describe("replay (§5.3)", () => {
+    it("§7.1 the same nonce twice: 409 OPEN_API_REPLAYED", async () => {
+      const reused = nonce();
+      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
+      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+    });
+
+    it("§5.3 a nonce is used up even when the business validation failed", async () => {
+      const reused = nonce();
+      expect((await api.signed(merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused })).body.error.code).toBe("REQUEST_INVALID");
+      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+    });
+
+    it("a forged request does not burn the nonce (consumed only after the signature verifies)", async () => {
+      const reused = nonce();
+      expect((await api.signed({ apiKey: merchant.apiKey, secret: "wrong" }, UPSERT, body(), { nonce: reused })).status).toBe(401);
+      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
+    });
+
+    it("one nonce sent to two server instances sharing the database at once: exactly one accepted", async () => {
+      // The second instance opens its own connection (pool) when the database is PostgreSQL, like a second process.
+      const second = kind === "postgres" ? await startTestServer(database, {}, { database: undefined as never }) : await startTestServer(database);
+      try {
+        for (let round = 0; round < 5; round += 1) {
+          const raw = JSON.stringify(body());
+          const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
+          const answers = await Promise.all([api.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
+          expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+        }
+      } finally {
+        await second.close();
+      }
+    });
+
+    it("nonce rows are kept twice the skew window, then pruned", async () => {
+      let at = Date.now();
+      const store = createDatabaseNonceStore(database.handle.db, { clockSkewSeconds: 300, runtime: { now: () => at } });
+      const key = `wk_prune_${counter++}`;
+      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(true);
+      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(false);
+      at += 599_000;
+      await store.prune();
+      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(false);
+      at += 2000;
+      await store.prune();
+      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(true);
+    });
+  });
+
+  describe("paths and methods (§4, §5.3)", () => {
+    it.each([
+      ["a trailing slash", `${UPSERT}/`],
+      ["a query string", `${UPSERT}?x=1`],
+      ["other letter case", UPSERT.toUpperCase()],
+      ["percent-encoding", UPSERT.replace("upsert", "%75psert")],
+      ["a dot segment", "/api/v1/open/viewers/../viewers/upsert"],
+      ["a double slash", UPSERT.replace("/viewers", "//viewers")],
+    ])("§5.3 %s: 401 OPEN_API_UNAUTHORIZED", async (_label, sendPath) => {
+      const raw = JSON.stringify(body());
+      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
+      const answer = await rawRequest(api.url, { path: sendPath, headers: { ...headers }, body: raw });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+    });
+
+    it("a path that is no operation: 404 REQUEST_INVALID in the envelope", async () => {
+      const answer = await rawRequest(api.url, { path: "/api/v1/open/nothing", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(answer).toMatchObject({ status: 404, body: { error: { code: "REQUEST_INVALID" } } });
+      expect(answer.headers["x-request-id"]).toBe(answer.body.requestId);
+    });
+
+    it("another method than POST: 405 REQUEST_INVALID", async () => {
+      const answer = await rawRequest(api.url, { method: "GET", path: UPSERT });
+      expect(answer).toMatchObject({ status: 405, body: { error: { code: "REQUEST_INVALID" } } });
+    });
+  });
+
+  describe("body limit (§8)", () => {
+    it("§7.1 a body over WEBINAR_MAX_BODY_BYTES: 400 REQUEST_INVALID", async () => {
+      const small = await startTestServer(database, { WEBINAR_MAX_BODY_BYTES: "2048" });
+      try {
+        const answer = await small.signed(merchant, UPSERT, { externalUserId: "big", displayName: "x".repeat(3000) });
+        expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
+        expect((await small.signed(merchant, UPSERT, body())).status).toBe(200);
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
+  describe("origins (§5.3)", () => {
+    it("§7.1 a browser origin without cross-origin configuration: 403 ORIGIN_FORBIDDEN", async () => {
+      const answer = await api.signed(merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+      expect(answer).toMatchObject({ status: 403, body: { error: { code: "ORIGIN_FORBIDDEN" } } });
+    });
+
+    it("WEBINAR_ALLOWED_ORIGINS: an allowed origin gets CORS headers and a preflight; others 403", async () => {
+      const cors = await startTestServer(database, { WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000" });
+      try {
+        const allowed = await cors.signed(merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+        expect(allowed.status).toBe(200);
+        expect(allowed.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
+        const preflight = await rawRequest(cors.url, {
+          method: "OPTIONS",
+          path: UPSERT,
+          headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-api-key" },
+        });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers["access-control-allow-headers"]).toContain("X-Signature");
+        const refused = await cors.signed(merchant, UPSERT, body(), { headers: { Origin: "https://evil.example" } });
+        expect(refused.body.error.code).toBe("ORIGIN_FORBIDDEN");
+        // An error answer to an allowed origin is readable by the page too.
+        const conflict = await cors.signed(merchant, UPSERT, { externalUserId: "x", phone: null }, { headers: { Origin: "https://docs.example.com" } });
+        expect(conflict.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
+        expect(cors.violations).toEqual([]);
+      } finally {
+        await cors.close();
+      }
+    });
+  });
+});
+
+describe("Redis nonce store (REDIS_URL)", () => {
+  let database: TestDatabase;
+  const prefix = `webinar-test:${randomBytes(6).toString("hex")}:`;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(DATABASE_KINDS[0]!, "redis");
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("replays are refused (409) and a nonce sent to two instances at once is accepted once", async () => {
+    const first = await startTestServer(database, { REDIS_URL: "redis://127.0.0.1:6379" }, { redisKeyPrefix: prefix });
+    const second = await startTestServer(database, { REDIS_URL: "redis://127.0.0.1:6379" }, { redisKeyPrefix: prefix });
+    try {
+      const merchant = await first.newMerchant();
+      const reused = nonce();
+      expect((await first.signed(merchant, UPSERT, { externalUserId: "r1" }, { nonce: reused })).status).toBe(200);
+      expect((await second.signed(merchant, UPSERT, { externalUserId: "r2" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      const raw = JSON.stringify({ externalUserId: "r3" });
+      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
+      const answers = await Promise.all([first.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      // Nothing of it went to the database's nonce table.
+      expect(await database.handle.db.selectFrom("open_api_nonces").select("nonce").where("nonce", "=", reused).execute()).toEqual([]);
+      expect([...first.violations, ...second.violations]).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("Redis unreachable: 503 AUTH_DEPENDENCY_UNAVAILABLE, quickly", async () => {
+    const down = await startTestServer(database, { REDIS_URL: "redis://127.0.0.1:1" }, { redisKeyPrefix: prefix });
+    try {
+      const merchant = await down.newMerchant();
+      const started = Date.now();
+      const answer = await down.signed(merchant, UPSERT, { externalUserId: "r4" });
+      expect(answer).toMatchObject({ status: 503, body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } } });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await down.close();
+    }
+  });
+});

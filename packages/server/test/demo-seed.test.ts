@@ -1,0 +1,102 @@
+/**
+ * First start with an empty database (issue item 3): demo merchant, API key and published webinar, printed once
+ * to stdout with a client snippet and a CLI command; a second start prints the ids only, never the secret.
+ * Embedded: a data directory on disk (whose secret.key is created with mode 0600); PostgreSQL: a database of
+ * its own. The printed credentials work.
+ */
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createWebinarClient } from "@org/webinar-client";
+import { loadConfig } from "../src/config";
+import { startServer } from "../src/server";
+import { Capture } from "./support/harness";
+import { createPostgresDatabase, DATABASE_KINDS, pgliteSnapshot } from "./support/databases";
+
+const SECRET_KEY = "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c";
+
+describe.each(DATABASE_KINDS)("demo seeding on %s", (kind) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it("first start prints the demo credentials once; a second start prints only the ids", async () => {
+    let env: Record<string, string>;
+    let dataDir: string | undefined;
+    if (kind === "pglite") {
+      const parent = await mkdtemp(path.join(os.tmpdir(), "webinar-seed-"));
+      cleanups.push(() => rm(parent, { recursive: true, force: true }));
+      dataDir = path.join(parent, "data");
+      env = { WEBINAR_DATA_DIR: dataDir };
+    } else {
+      const database = await createPostgresDatabase("seed");
+      cleanups.push(database.drop);
+      env = { DATABASE_URL: database.url, WEBINAR_SECRET_KEY: SECRET_KEY };
+    }
+    const config = loadConfig({ PORT: "0", WEBINAR_LOG_LEVEL: "info", ...env });
+    const snapshot = kind === "pglite" ? { pgliteSnapshot: await pgliteSnapshot() } : {};
+
+    const stdout1 = new Capture();
+    const logs1 = new Capture();
+    const first = await startServer(config, { stdout: stdout1 as never, logDestination: logs1, ...snapshot });
+    let secret: string;
+    try {
+      expect(first.demo.kind).toBe("created");
+      if (first.demo.kind !== "created") return;
+      ({ secret } = first.demo);
+      const { apiKey, ticketCode, merchantId } = first.demo;
+      const printed = stdout1.text;
+      expect(printed).toContain(first.url);
+      expect(printed).toContain(merchantId);
+      expect(printed).toContain(ticketCode);
+      expect(printed.split(secret).length - 1).toBeGreaterThanOrEqual(1);
+      expect(printed).toContain(`createWebinarClient({ baseUrl: ${JSON.stringify(first.url)}, apiKey: ${JSON.stringify(apiKey)}, secret: ${JSON.stringify(secret)} })`);
+      expect(printed).toContain("issueLoginTicket");
+      expect(printed).toContain(`WEBINAR_BASE_URL=${first.url} WEBINAR_API_KEY=${apiKey} WEBINAR_API_SECRET='${secret}' pnpm exec webinar upsert --external-user-id demo-1`);
+      expect(logs1.text).not.toContain(secret);
+
+      // The printed credentials work against the published demo webinar.
+      const client = createWebinarClient({ baseUrl: first.url, apiKey, secret, retry: false });
+      const { viewer } = await client.upsertViewer({ externalUserId: "demo-1" });
+      expect((await client.issueLoginTicket({ uid: viewer.uid, ticketCode })).loginUrl).toContain(`/w/${ticketCode}#login_ticket=`);
+    } finally {
+      await first.close();
+    }
+    if (dataDir !== undefined) expect((await stat(path.join(dataDir, "secret.key"))).mode & 0o777).toBe(0o600);
+
+    const stdout2 = new Capture();
+    const logs2 = new Capture();
+    const second = await startServer(config, { stdout: stdout2 as never, logDestination: logs2 });
+    try {
+      expect(second.demo.kind).toBe("existing");
+      expect(stdout2.text).toContain(second.url);
+      if (first.demo.kind === "created") {
+        expect(stdout2.text).toContain(first.demo.merchantId);
+        expect(stdout2.text).toContain(first.demo.ticketCode);
+      }
+      expect(stdout2.text).not.toContain(secret);
+      expect(logs2.text).not.toContain(secret);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("secret key checks", () => {
+  it("a start with another key than the data was encrypted with is refused", async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), "webinar-key-"));
+    try {
+      const dataDir = path.join(parent, "data");
+      const base = { PORT: "0", WEBINAR_DATA_DIR: dataDir, WEBINAR_SEED_DEMO: "false" };
+      const server = await startServer(loadConfig({ ...base, WEBINAR_SECRET_KEY: SECRET_KEY }), { stdout: new Capture() as never, logDestination: new Capture(), pgliteSnapshot: await pgliteSnapshot() });
+      await server.close();
+      await expect(startServer(loadConfig({ ...base, WEBINAR_SECRET_KEY: SECRET_KEY.replace(/^0/, "1") }), { stdout: new Capture() as never, logDestination: new Capture() })).rejects.toThrow(
+        /not the key the stored API-key secrets were encrypted with/,
+      );
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+});
