@@ -300,7 +300,8 @@ function loadEntryPoints(consumerDir: string, pkg: PackageUnderCheck, runtime: R
 /** Every executable of the installed package answers `--help` with exit 0 (the shebang and ESM bin work). */
 function runBins(consumerDir: string, pkg: PackageUnderCheck, runtime: Runtime): Check {
   for (const bin of pkg.bins) {
-    const result = run(runtime.node, [join(consumerDir, "node_modules", pkg.name, bin), "--help"], { cwd: consumerDir });
+    // A bin that ignores --help and starts working (a server, say) must fail the check, not hang it.
+    const result = run(runtime.node, [join(consumerDir, "node_modules", pkg.name, bin), "--help"], { cwd: consumerDir, timeoutMs: 30_000 });
     if (result.status !== 0) return { status: "fail", output: `${bin} --help exited ${result.status}\n${outputOf(result)}` };
   }
   return { status: "pass", note: `${pkg.bins.length}` };
@@ -344,9 +345,10 @@ function pnpmExec(args: string[]): SpawnSyncReturns<string> {
 function run(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): SpawnSyncReturns<string> {
   return spawnSync(command, args, {
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: "SIGKILL" as const }),
     cwd: options.cwd ?? repoRoot,
     env: options.env ?? process.env,
     encoding: "utf8",
