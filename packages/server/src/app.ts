@@ -18,6 +18,8 @@ import { runOperation } from "./open-api/operations";
 import type { AppServices } from "./services";
 import { watchPage } from "./watch/page";
 import { exchangeForSession, parseExchangeBody } from "./watch/session-exchange";
+import { ANON_COOKIE, heartbeatPlayback, parsePlaybackBody, resolveViewer, startPlayback } from "./watch/playback";
+import { dependencyStep } from "./dependency";
 
 /** Hono environment of the app: node-server bindings (absent under `app.request` in tests) and per-request facts. */
 export type AppEnv = {
@@ -116,6 +118,33 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     throw new ServiceError("REQUEST_INVALID", "method not allowed", undefined, 405);
   });
   app.get("/w/:ticketCode{[A-Za-z0-9_-]{1,64}}", (c) => watchPage(c.req.param("ticketCode")));
+
+  // The watch page's playback API (watch/playback.ts): start, heartbeat, stop.
+  const playbackDeps = { db: services.db, runtime: services.runtime };
+  const playbackKeys = { start: ["mode", "protocol", "deviceType", "ticketCode"], heartbeat: ["playbackId", "playing", "ticketCode"], stop: ["playbackId", "playing", "ticketCode"] } as const;
+  for (const action of ["start", "heartbeat", "stop"] as const) {
+    app.post(`/w/api/playback/${action}`, async (c) => {
+      const requestId = c.get("requestId");
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
+        throw new ServiceError("REQUEST_INVALID", "Content-Type must be application/json");
+      }
+      const body = parsePlaybackBody(await readBodyText(c.req.raw, SMALL_BODY_BYTES), playbackKeys[action]);
+      const { viewer, newAnonymousId } = await dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
+        resolveViewer(playbackDeps, c.req.header("cookie"), body.ticketCode, action === "start"),
+      );
+      const result =
+        action === "start"
+          ? await dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () => startPlayback(playbackDeps, viewer, body))
+          : await dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () => heartbeatPlayback(playbackDeps, viewer, body, action === "stop"));
+      const secure = new URL(c.req.url).protocol === "https:" || (config.publicWatchOrigin?.startsWith("https:") ?? false);
+      const headers: Record<string, string> =
+        newAnonymousId === undefined ? {} : { "Set-Cookie": `${ANON_COOKIE}=${newAnonymousId}; Path=/w; Max-Age=31536000; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}` };
+      return jsonResponse(requestId, 200, { requestId, ...result }, headers);
+    });
+    app.all(`/w/api/playback/${action}`, () => {
+      throw new ServiceError("REQUEST_INVALID", "method not allowed", undefined, 405);
+    });
+  }
 
   /**
    * Under @hono/node-server the verifier reads the Node request itself: the target as received, every header

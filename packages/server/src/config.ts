@@ -46,6 +46,10 @@ export interface ServerConfig {
   logLevel: string;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownGraceMs: number;
+  /** Grace between the end (cancel, failure) of a live and the background finalization of its data. */
+  finalizeGraceSeconds: number;
+  /** How often each process looks for due finalizations. */
+  finalizePollMs: number;
 }
 
 /** A configuration problem, reported at start with the variable's name. */
@@ -170,5 +174,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     seedDemo: boolean(env, "WEBINAR_SEED_DEMO", true),
     logLevel: text(env, "WEBINAR_LOG_LEVEL") ?? "info",
     shutdownGraceMs: integer(env, "WEBINAR_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    finalizeGraceSeconds: integer(env, "WEBINAR_FINALIZE_GRACE_SECONDS", 120, 0, 7 * 86_400),
+    finalizePollMs: integer(env, "WEBINAR_FINALIZE_POLL_MS", 5000, 10, 3_600_000),
   };
 }

@@ -19,6 +19,12 @@ const serverOnlyStatus = {
   TICKET_CODE_TAKEN: 409,
   LIVE_TRANSITION_INVALID: 409,
   LIVE_NOT_ENDED: 409,
+  /** Watch-page playback API: no watch session and no anonymous subject. */
+  PLAYBACK_UNAUTHORIZED: 401,
+  /** Watch-page playback API: no such playback session of this viewer. */
+  PLAYBACK_NOT_FOUND: 404,
+  /** Watch-page playback API: LIVE while the webinar is not live, REPLAY while no replay is available. */
+  PLAYBACK_NOT_AVAILABLE: 409,
   /** The admin API's storage is unavailable. */
   STORAGE_UNAVAILABLE: 503,
 } as const;

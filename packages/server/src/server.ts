@@ -26,6 +26,7 @@ import type { AppServices } from "./services";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
 import { createDisplayNameModerator } from "./viewers/moderation";
+import { startFinalizer, type Finalizer } from "./watch-data/finalize";
 import type { DestinationStream } from "pino";
 
 /** Replacements for the outside world; all optional. */
@@ -58,6 +59,8 @@ export interface WebinarServer {
   readonly demo: DemoSeed;
   /** Starts listening on config.host:config.port (0: a free port). */
   listen(): Promise<{ url: string; port: number }>;
+  /** The background live-data finalizer of this process (`runOnce()` runs a pass now). */
+  readonly finalizer: Finalizer;
   /** The base URL once listening, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
   /** Stops accepting connections, lets requests in flight finish (up to the grace period), closes stores. */
@@ -163,6 +166,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       ]).catch((error: unknown) => logger.warn({ err: error }, "pruning expired rows failed"));
     }, PRUNE_INTERVAL_MS);
     prune.unref();
+    const finalizer = startFinalizer(db, runtime, logger, config.finalizePollMs);
 
     let url: string | undefined;
     let closing: Promise<void> | undefined;
@@ -170,6 +174,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       app,
       services,
       demo,
+      finalizer,
       get url() {
         if (url === undefined) throw new Error("the server is not listening yet");
         return url;
@@ -191,6 +196,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       close() {
         closing ??= (async () => {
           clearInterval(prune);
+          await finalizer.stop();
           if (httpServer.listening) {
             const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
             const timeout = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -131,6 +131,8 @@ describe.each(DATABASE_KINDS)("admin API on %s", (kind) => {
       expect(events).toEqual([
         { action: "START", live_status: "LIVE" },
         { action: "END", live_status: "ENDED" },
+        // Finalized once, however often finalize is called.
+        { action: "FINALIZE", live_status: "ENDED" },
       ]);
     });
 

@@ -8,4 +8,6 @@ export interface AdminContext {
   db: Kysely<Database>;
   runtime: Runtime;
   apiKeys: ApiKeyStore;
+  /** Seconds between the end of a live and the background finalization of its data. */
+  finalizeGraceSeconds: number;
 }

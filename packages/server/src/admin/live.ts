@@ -7,6 +7,7 @@
 import type { LiveAction, LiveStatus } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62 } from "../runtime";
+import { finalizeLockedWebinar } from "../watch-data/finalize";
 import type { AdminContext } from "./context";
 
 /** Target status of each action from each status; absent: not allowed. */
@@ -42,7 +43,7 @@ export async function applyLiveAction(ctx: AdminContext, ticketCode: string, act
       .updateTable("webinars")
       .set({
         live_status: to,
-        ...(to === "LIVE" ? { live_started_at: now } : { live_ended_at: now }),
+        ...(to === "LIVE" ? { live_started_at: now } : { live_ended_at: now, live_finalize_due_at: new Date(now.getTime() + ctx.finalizeGraceSeconds * 1000) }),
       })
       .where("id", "=", webinar.id)
       .execute();
@@ -71,8 +72,9 @@ export async function finalizeLiveData(ctx: AdminContext, ticketCode: string): P
     }
     let finalizedAt = webinar.live_finalized_at;
     if (finalizedAt === null) {
+      // The background finalizer's step, now (idempotent: the row lock and `live_finalized_at is null`).
       finalizedAt = new Date(ctx.runtime.now());
-      await trx.updateTable("webinars").set({ live_finalized_at: finalizedAt }).where("id", "=", webinar.id).execute();
+      await finalizeLockedWebinar(trx, webinar.id, finalizedAt, ctx.runtime);
     }
     return { ticketCode, liveStatus: webinar.live_status, finalizedAt: new Date(finalizedAt).toISOString().replace(/\.\d{3}Z$/, "Z") };
   });

@@ -1,24 +1,23 @@
 /**
  * The admin API's routes, derived from admin-openapi.yaml: every operation of the document is registered from
- * admin-schemas.gen.ts with its method and path, and its body is checked against the document's schema before
- * the handler runs. The handler table is typed by the document's operation ids, so an operation without a
- * handler (or a handler without an operation) fails the build.
+ * admin-validators.gen.js with its method and path, and its body is checked by the validator precompiled from
+ * the document's schema before the handler runs. The handler table is typed by the document's operation ids, so
+ * an operation without a handler (or a handler without an operation) fails the build.
  */
 import type { LiveAction, MerchantStatus, WebinarStatus } from "../db/schema";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import type { AppServices } from "../services";
-import { adminOperations } from "./admin-schemas.gen";
+import { adminOperations } from "./admin-validators.gen.js";
 import { authorizeAdmin } from "./authorize";
 import { replaceBlockedTerms } from "./blocked-terms";
-import { checkBody } from "./body-check";
+import { checkBody, type AdminOperationId } from "./body-check";
 import type { AdminContext } from "./context";
 import { applyLiveAction, finalizeLiveData } from "./live";
 import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
 import { importPlaybackSession, type ImportPlaybackSessionInput } from "./playback";
 import { createWebinar, setWebinarStatus, type CreateWebinarInput } from "./webinars";
 
-type AdminOperationId = keyof typeof adminOperations;
 // Bodies reach the handlers only after checkBody accepted them against the operation's schema.
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Handler = (ctx: AdminContext, params: Record<string, string>, body: Body) => Promise<{ status: number; body: object }>;
@@ -65,15 +64,14 @@ export type AdminRunner = (operationId: AdminOperationId, params: Record<string,
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
 export function createAdminRunner(services: AppServices): AdminRunner {
-  const ctx: AdminContext = { db: services.db, runtime: services.runtime, apiKeys: services.apiKeys };
+  const ctx: AdminContext = { db: services.db, runtime: services.runtime, apiKeys: services.apiKeys, finalizeGraceSeconds: services.config.finalizeGraceSeconds };
   return async (operationId, params, text, contentType, authorization) => {
     authorizeAdmin(authorization, services.config.adminToken);
     if (params.ticketCode !== undefined && !TICKET_CODE.test(params.ticketCode)) {
       throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
     }
-    const operation = adminOperations[operationId];
     const body = parseBody(text, contentType);
-    const issues = checkBody(operation.body, body);
+    const issues = checkBody(operationId, body);
     if (issues.length > 0) throw invalid(issues);
     return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () => handlers[operationId](ctx, params, body));
   };

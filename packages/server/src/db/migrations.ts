@@ -257,11 +257,44 @@ const watchTotals: Migration = {
   },
 };
 
+/**
+ * Live finalization as database state (a restart resumes it; several processes finalize once) and the watch-page
+ * playback API's open sessions:
+ * - `webinars.live_finalize_due_at`: set when the live ends, is cancelled or fails (now + grace); the finalizer
+ *   claims due rows with `FOR UPDATE SKIP LOCKED`, closes the open LIVE sessions and sets `live_finalized_at`.
+ * - `playback_sessions.last_activity_at / ended_at / credited_ms`: an open session (ended_at null) is credited by
+ *   heartbeats; `credited_ms` keeps the sub-second remainder so whole seconds are never lost to rounding.
+ * - a FINALIZE live event records each finalization once (the two-process test counts them).
+ * - keyset bounds: the detail query's indexes exist since 0003 (webinar, scope, sort column, uid); here the open-
+ *   session and due-finalization lookups get theirs.
+ */
+const liveFinalization: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`alter table webinars add column live_finalize_due_at timestamptz`,
+      sql`update webinars set live_finalize_due_at = coalesce(live_ended_at, now()) + interval '120 seconds'
+            where live_status in ('ENDED', 'CANCELLED', 'FAILED') and live_finalized_at is null`,
+      sql`create index webinars_finalize_due on webinars (live_finalize_due_at) where live_finalized_at is null and live_finalize_due_at is not null`,
+      sql`alter table playback_sessions add column last_activity_at timestamptz`,
+      sql`alter table playback_sessions add column ended_at timestamptz`,
+      sql`alter table playback_sessions add column credited_ms bigint not null default 0`,
+      sql`update playback_sessions set last_activity_at = started_at + watch_seconds * interval '1 second',
+            ended_at = started_at + watch_seconds * interval '1 second', credited_ms = watch_seconds::bigint * 1000`,
+      sql`alter table playback_sessions alter column last_activity_at set not null`,
+      sql`create index playback_sessions_open on playback_sessions (webinar_id, mode) where ended_at is null`,
+      sql`alter table webinar_live_events drop constraint webinar_live_events_action_check`,
+      sql`alter table webinar_live_events add constraint webinar_live_events_action_check check (action in ('START', 'END', 'CANCEL', 'FAIL', 'FINALIZE'))`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
   "0002_issue_login_ticket_function": issueTicketFunction,
   "0003_watch_totals": watchTotals,
+  "0004_live_finalization": liveFinalization,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

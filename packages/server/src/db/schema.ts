@@ -43,13 +43,15 @@ export interface WebinarsTable {
   live_started_at: Timestamp | null;
   live_ended_at: Timestamp | null;
   live_finalized_at: Timestamp | null;
+  /** When the finalizer finalizes the live data (set by END, CANCEL, FAIL: then + grace). */
+  live_finalize_due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
 }
 
 export interface WebinarLiveEventsTable {
   id: string;
   webinar_id: string;
-  action: LiveAction;
+  action: LiveAction | "FINALIZE";
   live_status: LiveStatus;
   occurred_at: Timestamp;
 }
@@ -104,6 +106,12 @@ export interface PlaybackSessionsTable {
   protocol: string | null;
   started_at: Timestamp;
   recorded_at: Timestamp;
+  /** The last heartbeat (or the end of an imported session). */
+  last_activity_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** null while open (watch-page playback API). */
+  ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Credited milliseconds (bigint, read as float8 only). */
+  credited_ms: ColumnType<number | string, number | undefined, number>;
 }
 
 export interface ModerationBlockedTermsTable {

@@ -21,6 +21,11 @@ export interface PlaybackSession {
   protocol: string | null;
   startedAt: Date;
   recordedAt: Date;
+  /**
+   * An open session of the watch-page playback API (credited later by heartbeats); absent: a finished session
+   * (the admin import) whose last activity and end are `startedAt + watchSeconds`.
+   */
+  open?: boolean;
 }
 
 // $1 webinar, $2 scope, $3 subject key, $4 uid, $5 live s, $6 replay s, $7 first, $8 last, $9 devices, $10 protocols
@@ -67,6 +72,9 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       protocol: session.protocol,
       started_at: session.startedAt,
       recorded_at: session.recordedAt,
+      last_activity_at: session.open === true ? session.startedAt : new Date(session.startedAt.getTime() + session.watchSeconds * 1000),
+      ended_at: session.open === true ? null : new Date(session.startedAt.getTime() + session.watchSeconds * 1000),
+      credited_ms: session.watchSeconds * 1000,
     })
     .execute();
   const subjectKey = session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
@@ -88,5 +96,43 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       session.protocol === null ? [] : [session.protocol],
     ]);
     await addToTotals(trx, [session.webinarId, scope, kind, subject?.inserted === true ? 1 : 0, session.watchSeconds, session.recordedAt]);
+  }
+}
+
+// $1 webinar, $2 scope, $3 subject key, $4 live s, $5 replay s, $6 last watched
+const creditSubject = statement<never>(`
+  update watch_subject_totals set
+    live_seconds = live_seconds + $4::bigint,
+    replay_seconds = replay_seconds + $5::bigint,
+    total_seconds = total_seconds + $4::bigint + $5::bigint,
+    last_watched_at = greatest(last_watched_at, $6::timestamptz)
+  where webinar_id = $1 and scope = $2 and subject_key = $3
+`);
+
+// $1 webinar, $2 scope, $3 kind, $4 seconds, $5 time
+const creditTotals = statement<never>(`
+  update watch_totals set watch_seconds = watch_seconds + $4::bigint, updated_at = greatest(updated_at, $5::timestamptz)
+  where webinar_id = $1 and scope = $2 and kind = $3
+`);
+
+/**
+ * Adds `seconds` effective seconds of an open session (already counted as a session and a viewer when it started)
+ * to its subject's totals and the webinar's counts, for its mode and ALL; the same lock order as
+ * recordPlaybackSession. `watchedUntil` moves the subject's lastWatchedAt.
+ */
+export async function creditPlaybackSeconds(
+  trx: Transaction<Database>,
+  session: { webinarId: string; uid: number | null; anonymousId: string | null; mode: PlaybackMode },
+  seconds: number,
+  watchedUntil: Date,
+  now: Date,
+): Promise<void> {
+  const subjectKey = session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
+  const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
+  const live = session.mode === "LIVE" ? seconds : 0;
+  const replay = session.mode === "REPLAY" ? seconds : 0;
+  for (const scope of [session.mode, "ALL"] as const) {
+    await creditSubject(trx, [session.webinarId, scope, subjectKey, live, replay, watchedUntil]);
+    await creditTotals(trx, [session.webinarId, scope, kind, seconds, now]);
   }
 }

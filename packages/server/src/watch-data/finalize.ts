@@ -1,0 +1,104 @@
+/**
+ * Live-data finalization (issue: "finalization"). When the live ends, is cancelled or fails, its data is
+ * FINALIZING and `webinars.live_finalize_due_at` is set to that time + `WEBINAR_FINALIZE_GRACE_SECONDS`. The
+ * finalizer (every process runs one) claims due webinars with `FOR UPDATE SKIP LOCKED`, closes their open LIVE
+ * playback sessions at their last heartbeat, sets `live_finalized_at` (only where it is still null) and records one
+ * FINALIZE live event, all in one transaction. The state lives in the database, so a restart resumes it and
+ * several processes on one database never finalize a webinar twice; the admin `finalize` runs the same step now.
+ */
+import type { Kysely, Transaction } from "kysely";
+import { statement } from "../db/compiled";
+import type { Database } from "../db/schema";
+import type { Logger } from "../log";
+import { randomBase62, type Runtime } from "../runtime";
+
+// $1 now, $2 batch size
+const claimDue = statement<{ id: string }>(`
+  select id from webinars
+  where live_finalized_at is null and live_finalize_due_at is not null and live_finalize_due_at <= $1
+  order by live_finalize_due_at
+  limit $2
+  for update skip locked
+`);
+
+// $1 webinar
+const closeOpenLiveSessions = statement<never>(`
+  update playback_sessions set ended_at = last_activity_at
+  where webinar_id = $1 and mode = 'LIVE' and ended_at is null
+`);
+
+// $1 webinar, $2 now
+const markFinal = statement<{ live_status: string }>(`
+  update webinars set live_finalized_at = $2
+  where id = $1 and live_finalized_at is null and live_status in ('ENDED', 'CANCELLED', 'FAILED')
+  returning live_status
+`);
+
+/**
+ * Finalizes one webinar whose row the caller has locked (or claimed); returns false when it already was final
+ * (idempotent) or has not ended.
+ */
+export async function finalizeLockedWebinar(trx: Transaction<Database>, webinarId: string, now: Date, runtime: Runtime): Promise<boolean> {
+  const [marked] = await markFinal(trx, [webinarId, now]);
+  if (marked === undefined) return false;
+  await closeOpenLiveSessions(trx, [webinarId]);
+  await trx
+    .insertInto("webinar_live_events")
+    .values({ id: `wle_${randomBase62(runtime, 16)}`, webinar_id: webinarId, action: "FINALIZE", live_status: marked.live_status as never, occurred_at: now })
+    .execute();
+  return true;
+}
+
+/** Finalizes every webinar due at the runtime's now (in batches); returns how many this call finalized. */
+export async function finalizeDueWebinars(db: Kysely<Database>, runtime: Runtime, batchSize = 50): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await db.transaction().execute(async (trx) => {
+      const now = new Date(runtime.now());
+      const due = await claimDue(trx, [now, batchSize]);
+      let count = 0;
+      for (const { id } of due) if (await finalizeLockedWebinar(trx, id, now, runtime)) count += 1;
+      return { count, claimed: due.length };
+    });
+    total += done.count;
+    if (done.claimed < batchSize) return total;
+  }
+}
+
+export interface Finalizer {
+  /** One pass now (tests, admin); the same as the timer's. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Runs a pass at start and then every `intervalMs`; passes never overlap; failures are logged and retried. */
+export function startFinalizer(db: Kysely<Database>, runtime: Runtime, logger: Logger, intervalMs: number): Finalizer {
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  const runOnce = (): Promise<number> => {
+    running ??= finalizeDueWebinars(db, runtime)
+      .then((count) => {
+        if (count > 0) logger.info({ count }, "live data finalized");
+        return count;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const tick = () => {
+    if (stopped) return;
+    runOnce().catch((error: unknown) => logger.warn({ err: error }, "live-data finalization pass failed; retrying later"));
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  setImmediate(tick);
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
