@@ -34,4 +34,21 @@ describe("BodyRecordingRequest", () => {
     expect(new Request(url)).toBeInstanceOf(BodyRecordingRequest);
     expect({}).not.toBeInstanceOf(BodyRecordingRequest);
   });
+
+  it.each([
+    { rule: "a URL string without a signal follows nothing", make: () => new BodyRecordingRequest(url, { method: "POST" }), mayAbort: false },
+    { rule: "a URL object without a signal follows nothing", make: () => new BodyRecordingRequest(new URL(url), { method: "POST" }), mayAbort: false },
+    { rule: "an init signal is followed", make: () => new BodyRecordingRequest(url, { method: "POST", signal: new AbortController().signal }), mayAbort: true },
+    { rule: "a request as input passes its signal on", make: () => new BodyRecordingRequest(new Request(url, { signal: new AbortController().signal })), mayAbort: true },
+    { rule: "a plain Request is assumed abortable", make: () => new Request(url), mayAbort: true },
+  ])("signalMayAbort: $rule", ({ make, mayAbort }) => {
+    expect(BodyRecordingRequest.signalMayAbort(make())).toBe(mayAbort);
+  });
+
+  it("a followed signal really aborts the request's own signal", () => {
+    const controller = new AbortController();
+    const request = new BodyRecordingRequest(url, { method: "POST", signal: controller.signal });
+    controller.abort("stop");
+    expect(request.signal.aborted).toBe(true);
+  });
 });

@@ -4,7 +4,6 @@
  * it this `Request` subclass, which remembers the string or bytes it was given, so signing needs neither a clone
  * nor a stream read. A request built any other way (a middleware that replaced it) is read from a clone.
  */
-const recordedBodies = new WeakMap<Request, string | Uint8Array>();
 const encoder = new TextEncoder();
 
 /** A `Request` that remembers a string or byte body as given. Used as openapi-fetch's `Request` class. */
@@ -17,10 +16,28 @@ export class BodyRecordingRequest extends Request {
     return value instanceof Request;
   }
 
+  /** The body as given, when it was a string or bytes. */
+  readonly #recorded: string | Uint8Array | undefined;
+  /** Whether `signal` follows another signal (the caller's, or the input request's); if not, it never aborts. */
+  readonly #followsSignal: boolean;
+
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(input, init);
     const body = init?.body;
-    if (typeof body === "string" || body instanceof Uint8Array) recordedBodies.set(this, body);
+    this.#recorded = typeof body === "string" || body instanceof Uint8Array ? body : undefined;
+    // Fetch spec, Request constructor: the signal follows `init.signal`, else the input request's signal, else
+    // nothing, and then no one can abort it.
+    this.#followsSignal = (init?.signal !== undefined && init.signal !== null) || (typeof input !== "string" && !(input instanceof URL));
+  }
+
+  /** The recorded body of a request built by this class, else `undefined`. */
+  static recordedBody(request: Request): string | Uint8Array | undefined {
+    return #recorded in request ? request.#recorded : undefined;
+  }
+
+  /** Whether `request.signal` may ever abort: always, except for a request of this class that follows no signal. */
+  static signalMayAbort(request: Request): boolean {
+    return #followsSignal in request ? request.#followsSignal : true;
   }
 }
 
@@ -29,8 +46,13 @@ export class BodyRecordingRequest extends Request {
  * surrogates become U+FFFD in both), and bytes are copied, so what is hashed is what is sent.
  */
 export async function exactBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  const recorded = recordedBodies.get(request);
+  return recordedBodyBytes(request) ?? new Uint8Array(await request.clone().arrayBuffer());
+}
+
+/** {@link exactBodyBytes} without waiting, for a request whose body was recorded; `undefined` otherwise. */
+export function recordedBodyBytes(request: Request): Uint8Array<ArrayBuffer> | undefined {
+  const recorded = BodyRecordingRequest.recordedBody(request);
   if (typeof recorded === "string") return encoder.encode(recorded);
   if (recorded !== undefined) return recorded.slice();
-  return new Uint8Array(await request.clone().arrayBuffer());
+  return undefined;
 }

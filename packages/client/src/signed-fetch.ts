@@ -9,7 +9,7 @@ import type { OperationId } from "@org/webinar-types";
 import type { ClockSkew } from "./clock-skew";
 import { readEnvelope, type Envelope } from "./envelope";
 import { WebinarConnectionError, WebinarTimeoutError, type WebinarError } from "./errors";
-import { exactBodyBytes } from "./exact-body";
+import { BodyRecordingRequest, exactBodyBytes, recordedBodyBytes } from "./exact-body";
 import { emitLog, type RequestLogError, type RequestLogger } from "./request-log";
 import { retryAfterMs } from "./retry-after";
 import { backoffDelayMs, isRetryableAnswer, type RetryPolicy } from "./retry-policy";
@@ -85,43 +85,75 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /**
- * Sends one attempt and, when `readBody` asks for it, reads the whole answer, all within `limitMs`. The limit is
- * enforced by a race as well as by the abort signal, so a `fetch` that ignores signals still times out.
+ * Sends one attempt and, when `wantBody` asks for it (or the answer is not ok), reads the whole answer, all within
+ * `limit.ms`. The limit is enforced by settling the attempt from the timer as well as by aborting the signal, so a
+ * `fetch` that ignores signals still times out. One promise per attempt, settled by whichever comes first: the answer, a failure, the
+ * timer or the caller's abort (no `Promise.race`, no listener on the attempt's own signal). `callerSignal` is
+ * `undefined` when the request follows no signal, so no caller can abort it.
  */
-async function attemptOnce(
+function attemptOnce(
   fetchImpl: FetchLike,
   url: string,
   init: RequestInit,
-  callerSignal: AbortSignal,
+  callerSignal: AbortSignal | undefined,
   limit: { ms: number; phase: "attempt" | "deadline" },
   attempt: number,
-  readBody: (response: Response) => boolean,
+  wantBody: boolean,
 ): Promise<AttemptResult> {
-  callerSignal.throwIfAborted();
-  const controller = new AbortController();
-  const stopped = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  callerSignal?.throwIfAborted();
+  return new Promise<AttemptResult>((resolve, reject) => {
+    const controller = new AbortController();
+    let settled = false;
+    const stop = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", forwardAbort);
+      return true;
+    };
+    const fail = (error: unknown): void => {
+      if (!stop()) return;
+      // The caller's own abort is not a failure to retry or wrap: it ends the call with the caller's reason.
+      if (callerSignal?.aborted === true) reject(callerSignal.reason);
+      else if (error instanceof WebinarTimeoutError) resolve({ ok: false, error });
+      else resolve({ ok: false, error: connectionError(error, attempt) });
+    };
+    const succeed = (response: Response, body: string | undefined): void => {
+      if (stop()) resolve({ ok: true, response, body });
+    };
+    const timer = setTimeout(() => {
+      const what = limit.phase === "attempt" ? `the attempt timed out after ${limit.ms} ms` : "the call's overall deadline ran out";
+      const error = new WebinarTimeoutError(what, { phase: limit.phase, timeoutMs: limit.ms, attempts: attempt });
+      fail(error);
+      controller.abort(error);
+    }, limit.ms);
+    const forwardAbort = (): void => {
+      fail(callerSignal?.reason);
+      controller.abort(callerSignal?.reason);
+    };
+    callerSignal?.addEventListener("abort", forwardAbort, { once: true });
+    const onResponse = (response: Response): void => {
+      if (settled) return;
+      let text: Promise<string>;
+      try {
+        if (!(wantBody || !response.ok)) {
+          succeed(response, undefined);
+          return;
+        }
+        text = Promise.resolve(response.text());
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      text.then((body) => succeed(response, body), fail);
+    };
+    init.signal = controller.signal;
+    try {
+      Promise.resolve(fetchImpl(url, init)).then(onResponse, fail);
+    } catch (error) {
+      fail(error);
+    }
   });
-  stopped.catch(() => undefined);
-  const timer = setTimeout(() => {
-    const what = limit.phase === "attempt" ? `the attempt timed out after ${limit.ms} ms` : "the call's overall deadline ran out";
-    controller.abort(new WebinarTimeoutError(what, { phase: limit.phase, timeoutMs: limit.ms, attempts: attempt }));
-  }, limit.ms);
-  const forwardAbort = () => controller.abort(callerSignal.reason);
-  callerSignal.addEventListener("abort", forwardAbort, { once: true });
-  try {
-    const response = await Promise.race([fetchImpl(url, { ...init, signal: controller.signal }), stopped]);
-    const body = readBody(response) ? await Promise.race([response.text(), stopped]) : undefined;
-    return { ok: true, response, body };
-  } catch (error) {
-    // The caller's own abort is not a failure to retry or wrap: it ends the call with the caller's reason.
-    if (callerSignal.aborted) throw callerSignal.reason;
-    if (error instanceof WebinarTimeoutError) return { ok: false, error };
-    return { ok: false, error: connectionError(error, attempt) };
-  } finally {
-    clearTimeout(timer);
-    callerSignal.removeEventListener("abort", forwardAbort);
-  }
 }
 
 function answerLogError(status: number, envelope: Envelope | undefined): RequestLogError | undefined {
@@ -155,13 +187,22 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     throw new TypeError(`the request URL must have no query string or fragment (spec §4), got ${url.search}${url.hash}`);
   }
   const path = url.pathname;
-  const body = await exactBodyBytes(request);
+  const body = recordedBodyBytes(request) ?? (await exactBodyBytes(request));
   const bodyHash = await signer.hashBody(body);
-  const passedHeaders = headerRecord(request.headers);
+  // The headers of every attempt, in the order they have always been sent: the request's own, then ours. The three
+  // per-attempt values are filled into a copy of this template, which keeps its shape (adding the keys to each
+  // copy instead costs more than all the rest of the headers' work together).
+  const headerTemplate = headerRecord(request.headers);
+  headerTemplate["content-type"] = "application/json";
+  headerTemplate["x-api-key"] = apiKey;
+  headerTemplate["x-timestamp"] = "";
+  headerTemplate["x-nonce"] = "";
+  headerTemplate["x-signature"] = "";
   const callerSignal = request.signal;
+  // A request that follows no signal can never be aborted: then there is nothing to watch during an attempt.
+  const watchedSignal = BodyRecordingRequest.signalMayAbort(request) ? callerSignal : undefined;
   const deadline = clock() + retry.deadlineMs;
   const wantBody = settings.onAnswer !== undefined || logger !== undefined;
-  const readBody = (response: Response) => wantBody || !response.ok;
 
   let attempt = 0;
   let countedAttempts = 0;
@@ -178,18 +219,14 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     const timestamp = unixTimestamp(() => clock() + correction);
     const nonce = transport.nonceSource();
     const signature = await signer.sign(canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
-    const headers = {
-      ...passedHeaders,
-      "content-type": "application/json",
-      "x-api-key": apiKey,
-      "x-timestamp": timestamp,
-      "x-nonce": nonce,
-      "x-signature": signature,
-    };
+    const headers: Record<string, string> = { ...headerTemplate };
+    headers["x-timestamp"] = timestamp;
+    headers["x-nonce"] = nonce;
+    headers["x-signature"] = signature;
     const remaining = deadline - clock();
     const limit = remaining < settings.timeoutMs ? { ms: Math.max(remaining, 0), phase: "deadline" as const } : { ms: settings.timeoutMs, phase: "attempt" as const };
     const started = performance.now();
-    const result = await attemptOnce(transport.fetch, url.href, { method: "POST", headers, body, redirect: "error" }, callerSignal, limit, attempt, readBody);
+    const result = await attemptOnce(transport.fetch, url.href, { method: "POST", headers, body, redirect: "error" }, watchedSignal, limit, attempt, wantBody);
     const entry = { method: "POST" as const, path, operationId: settings.operationId, attempt, durationMs: performance.now() - started };
 
     if (!result.ok) {

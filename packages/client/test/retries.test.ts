@@ -227,6 +227,53 @@ describe("timeouts, connection failures and aborts", () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it("a timed-out attempt aborts the signal its fetch was given, so the request does not keep running", async () => {
+    const server = await startServer();
+    const signals: AbortSignal[] = [];
+    const fetch = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_, reject) => {
+        const signal = init.signal!;
+        signals.push(signal);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    const { client } = clientFor(server, { timeoutMs: 30, retry: { maxAttempts: 2 }, fetch });
+    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarTimeoutError", phase: "attempt", attempts: 2 });
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    for (const signal of signals) {
+      expect(signal.aborted).toBe(true);
+      expect(signal.reason).toBeInstanceOf(WebinarTimeoutError);
+    }
+  });
+
+  it("the caller's abort aborts the signal the fetch was given", async () => {
+    const server = await startServer();
+    let given: AbortSignal | undefined;
+    const fetch = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_, reject) => {
+        given = init.signal!;
+        given.addEventListener("abort", () => reject(given!.reason), { once: true });
+      });
+    const { client } = clientFor(server, { fetch });
+    const controller = new AbortController();
+    const reason = new Error("user went away");
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(client.getWatchOverview(overviewBody, { signal: controller.signal })).rejects.toBe(reason);
+    expect(given?.aborted).toBe(true);
+    expect(given?.reason).toBe(reason);
+  });
+
+  it("client.raw honours a signal passed with the request", async () => {
+    const server = await startServer({ dataset: createDataset(1) });
+    server.script("getWatchOverview", { status: 200, json: {}, delayMs: 2000 });
+    const { client } = clientFor(server);
+    const controller = new AbortController();
+    const reason = new Error("raw caller went away");
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(client.raw.POST("/api/v1/open/watch-data/overview", { body: overviewBody, signal: controller.signal })).rejects.toBe(reason);
+    expect(server.received).toHaveLength(1);
+  });
+
   it("an already aborted signal sends nothing", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const { client } = clientFor(server);

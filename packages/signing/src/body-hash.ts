@@ -8,7 +8,7 @@ export type RawBody = Uint8Array | ArrayBuffer | string;
 /** SHA-256 with node:crypto; a string is hashed as UTF-8. */
 export function nodeBodyHash(nodeCrypto: NodeCrypto, body: RawBody): string {
   const data = body instanceof ArrayBuffer ? new Uint8Array(body) : body;
-  return nodeCrypto.createHash("sha256").update(data).digest("hex");
+  return nodeCrypto.hash === undefined ? nodeCrypto.createHash("sha256").update(data).digest("hex") : nodeCrypto.hash("sha256", data, "hex");
 }
 
 /** SHA-256 with Web Crypto. */
