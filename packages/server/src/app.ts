@@ -8,7 +8,19 @@
 import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { sql } from "kysely";
-import { readNodeBody, rejectionResponse, verifyWebRequest, type RequestRejection, type VerifiedRequest } from "@org/webinar-validator";
+import {
+  parseAndValidate,
+  readNodeBody,
+  rejectionResponse,
+  verifySignedRequest,
+  verifyWebRequest,
+  type RequestRejection,
+  type SignedRequest,
+  type VerifiedRequest,
+} from "@org/webinar-validator";
+import { StaleCredentialError } from "./auth/credential-cache";
+import { NonceReplayedError, NonceStoreFailure } from "./auth/nonce-claim";
+import { errorEnvelope } from "./errors";
 import { authorizeAdmin } from "./admin/authorize";
 import { adminRoutes, createAdminRunner } from "./admin/routes";
 import { ServiceError } from "./errors";
@@ -26,6 +38,9 @@ export type AppEnv = {
   Bindings: Partial<HttpBindings>;
   Variables: { requestId: string; merchantId?: string; operationId?: string; errorCode?: string };
 };
+
+/** The validator's headers of its error answers (its ERROR_RESPONSE_HEADERS), for the answers built here. */
+const VALIDATOR_ERROR_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
 
 /** Bodies of the admin API and the exchange are small JSON documents. */
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -150,17 +165,30 @@ export function createApp(services: AppServices): Hono<AppEnv> {
    * Under @hono/node-server the verifier reads the Node request itself: the target as received, every header
    * value (headersDistinct), the body stream; without it (app.request in tests) the Web Request.
    */
-  const verify = async (c: Context<AppEnv>): Promise<VerifiedRequest | Response> => {
+  const verify = async (c: Context<AppEnv>, readBody?: Uint8Array): Promise<VerifiedRequest | Response> => {
     const incoming = c.env?.incoming;
-    if (incoming === undefined) return verifyWebRequest(c.req.raw, services.verifier);
+    const stale = services.staleCredentials;
+    if (incoming === undefined) {
+      if (stale === undefined) return verifyWebRequest(c.req.raw, services.verifier);
+      const copy = c.req.raw.clone();
+      const first = await verifyWebRequest(c.req.raw, services.verifier);
+      return staleAnswer(first, c.req.header("x-api-key"), c.req.header("x-nonce")) ? verifyWebRequest(copy, services.verifier) : first;
+    }
     let result: VerifiedRequest | RequestRejection;
     try {
-      result = await services.verifier.verify({
+      let body: Uint8Array | undefined;
+      const request = {
         method: incoming.method ?? "",
         rawPath: incoming.url ?? "",
         headers: incoming.headersDistinct,
-        body: (maxBytes) => readNodeBody(incoming, maxBytes),
-      });
+        body: readBody ?? (async (maxBytes: number) => (body = await readNodeBody(incoming, maxBytes))),
+      };
+      result = await services.verifier.verify(request);
+      if (!result.ok && body !== undefined && staleAnswer(result.status, incoming.headersDistinct["x-api-key"]?.[0], incoming.headersDistinct["x-nonce"]?.[0])) {
+        // The cached credential went stale (revoked key, suspended merchant) and no nonce was consumed: verify
+        // once more, now from the database, so the answer is the one the current state gives.
+        result = await services.verifier.verify({ ...request, body });
+      }
     } catch (error) {
       const requestId = c.get("requestId");
       return errorResponse(requestId, error, logger).response;
@@ -172,9 +200,87 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     return response;
   };
 
+  /** Whether a 503 answer came from a stale cached credential (see auth/credential-cache.ts); forgets it. */
+  function staleAnswer(answer: number | Response | VerifiedRequest, apiKey: string | undefined, nonce: string | undefined): boolean {
+    const status = typeof answer === "number" ? answer : answer instanceof Response ? answer.status : 200;
+    return status === 503 && apiKey !== undefined && nonce !== undefined && services.staleCredentials?.takeStale(apiKey, nonce) === true;
+  }
+
+  /**
+   * The Open API with the nonce consumed by the operation's own statement (services.nonceDeferral): the same
+   * checks as the verifier in the same order (signature checks, then the nonce, then the body), except that the
+   * nonce is consumed together with the operation's write (upsert, ticket) or right before it (everything else,
+   * and an invalid body). A stale cached credential (revoked key, suspended merchant) consumes nothing and
+   * falls back to the standard verification from the database: `{ stale: body }`.
+   */
+  const deferredOpenApi = async (c: Context<AppEnv>, incoming: NonNullable<AppEnv["Bindings"]["incoming"]>, deferral: NonNullable<AppServices["nonceDeferral"]>): Promise<Response | { stale: Uint8Array }> => {
+    let body: Uint8Array | undefined;
+    let signed: SignedRequest | RequestRejection;
+    try {
+      signed = await verifySignedRequest(
+        { method: incoming.method ?? "", rawPath: incoming.url ?? "", headers: incoming.headersDistinct, body: async (maxBytes) => (body = await readNodeBody(incoming, maxBytes)) },
+        deferral.options,
+      );
+    } catch (error) {
+      return errorResponse(c.get("requestId"), error, logger).response;
+    }
+    if (!signed.ok) {
+      const response = rejectionResponse(signed);
+      if (!incoming.complete) response.headers.set("Connection", "close");
+      return response;
+    }
+    const { merchantId, apiKey, operationId, requestId, headers } = signed;
+    const reject = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+      rejectionResponse({ ok: false, status, body: errorEnvelope(requestId, code, message, details) as RequestRejection["body"], headers: { ...VALIDATOR_ERROR_HEADERS, ...headers } });
+    const claim = deferral.claim(apiKey, incoming.headersDistinct["x-nonce"]![0]!);
+    try {
+      const parsed = parseAndValidate(operationId, signed.body);
+      if (!parsed.ok) {
+        await claim.consumeSeparately();
+        return reject(parsed.status, parsed.error.code, parsed.error.message, parsed.error.details as Record<string, unknown> | undefined);
+      }
+      c.set("merchantId", merchantId);
+      c.set("operationId", operationId);
+      const verified = { ok: true, merchantId, apiKey, operationId, body: parsed.value, requestId, headers } as VerifiedRequest;
+      try {
+        const data = await runOperation(verified, services, claim);
+        await claim.consumeSeparately(); // a no-op: every operation consumed it (a safety net for a new path)
+        return jsonResponse(requestId, 200, { requestId, data }, headers);
+      } catch (error) {
+        if (error instanceof StaleCredentialError || error instanceof NonceReplayedError || error instanceof NonceStoreFailure) throw error;
+        // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation).
+        await claim.consumeSeparately();
+        const { response, code } = errorResponse(requestId, error, logger, headers);
+        c.set("errorCode", code);
+        return response;
+      }
+    } catch (error) {
+      if (error instanceof StaleCredentialError) {
+        deferral.invalidate(apiKey);
+        services.staleCredentials?.takeStale(apiKey, claim.nonce);
+        c.set("merchantId", undefined);
+        c.set("operationId", undefined);
+        return { stale: body! };
+      }
+      if (error instanceof NonceReplayedError) return reject(409, "OPEN_API_REPLAYED", "nonce already used: sign every request, including retries, with a new nonce");
+      if (error instanceof NonceStoreFailure) {
+        services.verifier.options.onError?.(error.cause, "nonceStore");
+        return reject(503, "AUTH_DEPENDENCY_UNAVAILABLE", "authentication is temporarily unavailable");
+      }
+      throw error;
+    }
+  };
+
   // Everything else: the Open API.
   app.all("*", async (c) => {
-    const verified = await verify(c);
+    let staleBody: Uint8Array | undefined;
+    const incoming = c.env?.incoming;
+    if (incoming !== undefined && services.nonceDeferral !== undefined) {
+      const answer = await deferredOpenApi(c, incoming, services.nonceDeferral);
+      if (answer instanceof Response) return answer;
+      staleBody = answer.stale;
+    }
+    const verified = await verify(c, staleBody);
     if (verified instanceof Response) return verified;
     c.set("merchantId", verified.merchantId);
     c.set("operationId", verified.operationId);

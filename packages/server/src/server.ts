@@ -8,9 +8,11 @@ import type { AddressInfo } from "node:net";
 import type { Writable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
-import { createRequestVerifier } from "@org/webinar-validator";
+import { createRequestVerifier, type RequestVerifierOptions } from "@org/webinar-validator";
 import { createApp, type AppEnv } from "./app";
 import { createApiKeyStore } from "./auth/api-keys";
+import { createCredentialCache, StaleCredentialError } from "./auth/credential-cache";
+import { createNonceClaim } from "./auth/nonce-claim";
 import type { ConsumingNonceStore } from "./auth/nonce-store";
 import { createDatabaseNonceStore } from "./auth/nonce-store-db";
 import { createRedisNonceStore } from "./auth/nonce-store-redis";
@@ -83,6 +85,8 @@ async function checkSecretKey(database: DatabaseHandle, box: SecretBox): Promise
 }
 
 const PRUNE_INTERVAL_MS = 60_000;
+/** How long an ACTIVE credential is reused (its status is still checked by every request's nonce statement). */
+const CREDENTIAL_CACHE_TTL_MS = 30_000;
 
 /**
  * Connects, migrates, seeds the demo data on first start and builds the app; does not listen yet.
@@ -108,14 +112,47 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     await checkSecretKey(database, box);
     const { db } = database;
     const apiKeys = createApiKeyStore(db, box, runtime);
+    // The credential cache only with the database nonce store, whose statement re-checks the key and merchant
+    // status every request (auth/credential-cache.ts); with Redis or another store every lookup reads the key.
+    const credentials =
+      options.nonceStore === undefined && config.redisUrl === undefined ? createCredentialCache(apiKeys, { ttlMs: CREDENTIAL_CACHE_TTL_MS, now: () => runtime.now() }) : undefined;
     nonceStore =
       options.nonceStore ??
       (config.redisUrl !== undefined
         ? createRedisNonceStore({ url: config.redisUrl, clockSkewSeconds: config.clockSkewSeconds, runtime, ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) })
-        : createDatabaseNonceStore(db, { clockSkewSeconds: config.clockSkewSeconds, runtime }));
+        : createDatabaseNonceStore(db, {
+            clockSkewSeconds: config.clockSkewSeconds,
+            runtime,
+            ...(credentials === undefined
+              ? {}
+              : {
+                  checkKeyActive: {
+                    onStale: (apiKey, nonce) => {
+                      credentials.invalidate(apiKey);
+                      credentials.markStale(apiKey, nonce);
+                    },
+                  },
+                }),
+          }));
     const consumeNonce = nonceStore;
     let listeningPort: number | undefined;
     const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort ?? config.port}`;
+    const verifierOptions: RequestVerifierOptions = {
+      lookupKey: async (apiKey) => {
+        const credential = await (credentials !== undefined ? credentials.find(apiKey) : apiKeys.findActive(apiKey));
+        return credential === null ? undefined : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
+      },
+      nonceStore: { consume: (apiKey, nonce, expiresAtMs) => consumeNonce.consume(apiKey, nonce, expiresAtMs) },
+      now: () => runtime.now(),
+      limits: { clockSkewSeconds: config.clockSkewSeconds, maxBodyBytes: config.maxBodyBytes },
+      allowedOrigins: config.allowedOrigins,
+      createRequestId: newRequestId,
+      onError: (error, source) => {
+        // Not a failure: the cached credential went stale, nothing was consumed, app.ts verifies again.
+        if (error instanceof StaleCredentialError) return;
+        logger.warn({ err: error, source }, "authentication dependency failed");
+      },
+    };
     const services: AppServices = {
       config,
       db,
@@ -126,18 +163,19 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       moderator: createDisplayNameModerator(db, { url: config.moderationUrl, timeoutMs: config.moderationTimeoutMs, fetch: options.fetch ?? globalThis.fetch }),
       webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(db),
       watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
-      verifier: createRequestVerifier({
-        lookupKey: async (apiKey) => {
-          const credential = await apiKeys.findActive(apiKey);
-          return credential === null ? undefined : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
-        },
-        nonceStore: { consume: (apiKey, nonce, expiresAtMs) => consumeNonce.consume(apiKey, nonce, expiresAtMs) },
-        now: () => runtime.now(),
-        limits: { clockSkewSeconds: config.clockSkewSeconds, maxBodyBytes: config.maxBodyBytes },
-        allowedOrigins: config.allowedOrigins,
-        createRequestId: newRequestId,
-        onError: (error, source) => logger.warn({ err: error, source }, "authentication dependency failed"),
-      }),
+      verifier: createRequestVerifier(verifierOptions),
+      ...(credentials === undefined ? {} : { staleCredentials: credentials }),
+      ...(credentials === undefined
+        ? {}
+        : {
+            nonceDeferral: {
+              // The same checks with the nonce left to the request's statement (auth/nonce-claim.ts, app.ts).
+              options: { ...verifierOptions, nonceStore: { consume: async () => true } },
+              claim: (apiKey: string, nonce: string) =>
+                createNonceClaim(apiKey, nonce, runtime.now() + 2 * config.clockSkewSeconds * 1000, (key, value, expiresAtMs) => consumeNonce.consume(key, value, expiresAtMs)),
+              invalidate: (apiKey: string) => credentials.invalidate(apiKey),
+            },
+          }),
       cursorKey: box.deriveKey("viewer watch cursor v1"),
     };
     const demo: DemoSeed = config.seedDemo ? await seedDemo(db, apiKeys, runtime) : { kind: "none" };

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { operations } from "@org/webinar-types";
+import { limits, operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { createDatabaseNonceStore } from "../src/auth/nonce-store-db";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
@@ -14,6 +14,7 @@ import { apiError, startTestServer, type Merchant, type TestServer } from "./sup
 import { rawRequest } from "./support/raw-http";
 
 const UPSERT = operations.upsertViewer.path;
+const TICKET = operations.issueLoginTicket.path;
 const nonce = () => randomBytes(16).toString("hex");
 const now = () => String(Math.floor(Date.now() / 1000));
 
@@ -146,6 +147,34 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       const reused = nonce();
       expect((await api.signed(merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused })).body.error.code).toBe("REQUEST_INVALID");
       expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+    });
+
+    it("the nonce consumed with the operation's statement: replays of upsert and ticket requests, 409 before any business answer", async () => {
+      const uid = ((await api.signed(merchant, UPSERT, body())).body as { data: { viewer: { uid: number } } }).data.viewer.uid;
+      const reused = nonce();
+      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: reused })).status).toBe(200);
+      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await api.signed(merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await api.signed(merchant, UPSERT, { externalUserId: "dn", displayName: "Ann" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      // Business errors use the nonce up too.
+      const failed = nonce();
+      expect((await api.signed(merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: failed })).body.error.code).toBe("WEBINAR_NOT_FOUND");
+      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: failed })).body.error.code).toBe("OPEN_API_REPLAYED");
+      const missing = nonce();
+      expect((await api.signed(merchant, TICKET, { uid: uid === limits.uidMax ? limits.uidMin : limits.uidMax, ticketCode: merchant.ticketCode }, { nonce: missing })).body.error.code).toBe("VIEWER_NOT_FOUND");
+      expect((await api.signed(merchant, UPSERT, body(), { nonce: missing })).body.error.code).toBe("OPEN_API_REPLAYED");
+    });
+
+    it("a revoked key or a suspended merchant is refused on the ticket path too, right after a successful request", async () => {
+      const other = await api.newMerchant();
+      const uid = (await other.client.upsertViewer(body())).viewer.uid;
+      expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
+      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
+      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
+      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
+      expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
+      expect((await api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
+      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
     });
 
     it("a forged request does not burn the nonce (consumed only after the signature verifies)", async () => {

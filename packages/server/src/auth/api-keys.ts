@@ -1,7 +1,7 @@
 /**
  * API keys and their secrets (spec §5.3). The admin API creates and revokes them; the verifier looks a key up
- * on every request, reading the database each time, so a revocation or a merchant suspension takes effect on
- * the very next request (no cache to invalidate).
+ * on every request; a revocation or a merchant suspension takes effect on the very next request (the short-lived
+ * credential cache of auth/credential-cache.ts is re-checked by every request's nonce statement).
  */
 import type { Kysely, Transaction } from "kysely";
 import { statement } from "../db/compiled";

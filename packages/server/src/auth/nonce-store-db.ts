@@ -7,17 +7,40 @@ import type { Kysely } from "kysely";
 import { statement } from "../db/compiled";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
+import { StaleCredentialError } from "./credential-cache";
 import type { ConsumingNonceStore } from "./nonce-store";
 
 export interface DatabaseNonceStoreOptions {
   clockSkewSeconds: number;
   runtime: Pick<Runtime, "now">;
+  /**
+   * Checking mode (with the credential cache): the same statement consumes the nonce only while the key is
+   * ACTIVE and its merchant ACTIVE; otherwise nothing is consumed, `onStale` is told and StaleCredentialError
+   * thrown.
+   */
+  checkKeyActive?: { onStale: (apiKey: string, nonce: string) => void };
 }
 
 const consumeNonce = statement<{ nonce: string }>(`
   insert into open_api_nonces (api_key, nonce, expires_at) values ($1, $2, $3)
   on conflict (api_key, nonce) do nothing
   returning nonce
+`);
+
+// One round trip: the key's and merchant's current status, and the nonce consumed only while both are ACTIVE.
+const consumeNonceIfKeyActive = statement<{ key_active: boolean; fresh: boolean }>(`
+  with key_state as (
+    select exists (
+      select 1 from api_keys k join merchants m on m.id = k.merchant_id
+      where k.api_key = $1 and k.status = 'ACTIVE' and m.status = 'ACTIVE'
+    ) as active
+  ), consumed as (
+    insert into open_api_nonces (api_key, nonce, expires_at)
+    select $1::text, $2::text, $3::timestamptz from key_state where active
+    on conflict (api_key, nonce) do nothing
+    returning 1
+  )
+  select (select active from key_state) as key_active, exists (select 1 from consumed) as fresh
 `);
 
 /**
@@ -30,6 +53,14 @@ export function createDatabaseNonceStore(db: Kysely<Database>, options: Database
   return {
     async consume(apiKey, nonce, expiresAtMs) {
       const expiresAt = Math.max(expiresAtMs, options.runtime.now() + retentionMs);
+      if (options.checkKeyActive !== undefined) {
+        const [row] = await consumeNonceIfKeyActive(db, [apiKey, nonce, new Date(expiresAt)]);
+        if (row?.key_active !== true) {
+          options.checkKeyActive.onStale(apiKey, nonce);
+          throw new StaleCredentialError(apiKey, nonce);
+        }
+        return row.fresh === true;
+      }
       const inserted = await consumeNonce(db, [apiKey, nonce, new Date(expiresAt)]);
       return inserted.length === 1;
     },

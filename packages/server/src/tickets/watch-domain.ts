@@ -11,6 +11,8 @@ import type { Database } from "../db/schema";
 export interface WatchDomainResolver {
   /** The origin (`https://watch.example.com`) under which the merchant's watch pages live. */
   originFor(merchantId: string): Promise<string>;
+  /** The origin when it is known without any I/O (remembered), else undefined. Optional. */
+  knownOriginFor?(merchantId: string): string | undefined;
 }
 
 const CACHE_LIMIT = 10_000;
@@ -29,6 +31,10 @@ export function createWatchDomainResolver(db: Kysely<Database>, defaultOrigin: (
         origins.set(merchantId, origin);
       }
       return origin ?? defaultOrigin();
+    },
+    knownOriginFor(merchantId) {
+      const origin = origins.get(merchantId);
+      return origin === undefined ? undefined : (origin ?? defaultOrigin());
     },
   };
 }

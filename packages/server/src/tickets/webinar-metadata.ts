@@ -18,11 +18,21 @@ export interface WebinarMetadataSource {
 
 const findWebinar = statement<WebinarMetadata>("select id, status from webinars where ticket_code = $1 and merchant_id = $2");
 
+/** Sources reading the `webinars` table of a database: ticket issuing may fold their lookup into its statement. */
+const databaseSources = new WeakMap<WebinarMetadataSource, Kysely<Database>>();
+
 export function createWebinarMetadataSource(db: Kysely<Database>): WebinarMetadataSource {
-  return {
+  const source: WebinarMetadataSource = {
     async find(merchantId, ticketCode) {
       const [row] = await findWebinar(db, [ticketCode, merchantId]);
       return row ?? null;
     },
   };
+  databaseSources.set(source, db);
+  return source;
+}
+
+/** The database `source` reads, when it is this module's source (and not another implementation). */
+export function databaseOf(source: WebinarMetadataSource): Kysely<Database> | undefined {
+  return databaseSources.get(source);
 }

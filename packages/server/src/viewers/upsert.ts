@@ -20,6 +20,8 @@
  */
 import type { Kysely } from "kysely";
 import type { Viewer } from "@org/webinar-types";
+import { StaleCredentialError } from "../auth/credential-cache";
+import { claimCtes, claimParameters, NonceReplayedError, type NonceClaim } from "../auth/nonce-claim";
 import { statement } from "../db/compiled";
 import { isUniqueViolation } from "../db/errors";
 import type { Database } from "../db/schema";
@@ -97,12 +99,44 @@ const upsertRow = statement<ViewerRow & { inserted: boolean }>(`
   where merchant_id = $1 and external_user_id = $3 and not exists (select 1 from written)
 `);
 
+// The same with the request's nonce consumed in the statement ($8-$10, auth/nonce-claim.ts): the viewer is
+// written only when the nonce was inserted now, by a key and merchant still ACTIVE. Always one row.
+const upsertRowClaimingNonce = statement<Partial<ViewerRow & { inserted: boolean }> & { key_active: boolean; fresh: boolean }>(`
+  with ${claimCtes(8)},
+  written as (
+    insert into viewers as v (merchant_id, uid, external_user_id, phone, display_name, created_at, updated_at)
+    select $1::text, $2::integer, $3::text, $4::text, $5::text, $7::timestamptz, $7::timestamptz from consumed
+    on conflict (merchant_id, external_user_id) do update
+      set phone = coalesce($4::text, v.phone),
+          display_name = case when $6::boolean then $5::text else v.display_name end,
+          updated_at = $7::timestamptz
+      where ($4::text is not null and $4::text is distinct from v.phone)
+         or ($6::boolean and $5::text is distinct from v.display_name)
+    returning uid, external_user_id, phone, display_name, (xmax = 0) as inserted
+  ), found as (
+    select uid, external_user_id, phone, display_name, inserted from written
+    union all
+    select uid, external_user_id, phone, display_name, false from viewers
+    where merchant_id = $1::text and external_user_id = $3::text and exists (select 1 from consumed) and not exists (select 1 from written)
+  )
+  select (select active from key_state) as key_active, exists (select 1 from consumed) as fresh, found.*
+  from (select 1) as one left join found on true
+`);
+
 const readRow = statement<ViewerRow>("select uid, external_user_id, phone, display_name from viewers where merchant_id = $1 and external_user_id = $2");
 
 /** Inserts the viewer, or updates the existing one where something changes (undefined: exists, nothing to change). */
-async function upsertStatement(db: Kysely<Database>, input: UpsertInput, uid: number, phone: string | null, now: Date): Promise<(ViewerRow & { inserted: boolean }) | undefined> {
-  const [row] = await upsertRow(db, [input.merchantId, uid, input.externalUserId, phone, input.displayName ?? null, input.displayName !== undefined, now]);
-  return row;
+async function upsertStatement(db: Kysely<Database>, input: UpsertInput, uid: number, phone: string | null, now: Date, claim?: NonceClaim): Promise<(ViewerRow & { inserted: boolean }) | undefined> {
+  const parameters = [input.merchantId, uid, input.externalUserId, phone, input.displayName ?? null, input.displayName !== undefined, now];
+  if (claim === undefined || claim.consumed) {
+    const [row] = await upsertRow(db, parameters);
+    return row;
+  }
+  const [row] = await upsertRowClaimingNonce(db, [...parameters, ...claimParameters(claim)]);
+  if (row?.key_active !== true) throw new StaleCredentialError(claim.apiKey, claim.nonce);
+  if (row.fresh !== true) throw new NonceReplayedError();
+  claim.consumed = true;
+  return row.uid === undefined || row.uid === null ? undefined : (row as ViewerRow & { inserted: boolean });
 }
 
 async function readByExternalId(db: Kysely<Database>, merchantId: string, externalUserId: string): Promise<ViewerRow | undefined> {
@@ -112,16 +146,20 @@ async function readByExternalId(db: Kysely<Database>, merchantId: string, extern
 
 /**
  * Runs one upsert. Moderation runs first, outside any statement, so a slow moderation service holds no lock
- * (nor, on PGlite, the single connection).
+ * (nor, on PGlite, the single connection). With `claim` (a display name never: the caller consumes the nonce
+ * before moderation) the first statement that writes also consumes the request's nonce.
  *
  * @example
  * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" }, deps);
  */
-export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies): Promise<UpsertResult> {
+export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies, claim?: NonceClaim): Promise<UpsertResult> {
   const phone = phoneToBind(input.phone);
   const displayName = typeof input.displayName === "string" ? input.displayName.trim() : input.displayName;
   const normalized: UpsertInput = { ...input, displayName };
-  if (typeof displayName === "string") await deps.moderator.check(displayName);
+  if (typeof displayName === "string") {
+    await claim?.consumeSeparately(); // the replay answer comes before moderation's
+    await deps.moderator.check(displayName);
+  }
 
   let uidCollisions = 0;
   let phoneViolations = 0;
@@ -136,7 +174,7 @@ export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies)
     }
     let row: (ViewerRow & { inserted: boolean }) | undefined;
     try {
-      row = await upsertStatement(deps.db, normalized, uid, phone, new Date(deps.runtime.now()));
+      row = await upsertStatement(deps.db, normalized, uid, phone, new Date(deps.runtime.now()), claim);
     } catch (error) {
       if (isUniqueViolation(error, UID_CONSTRAINT)) {
         uidCollisions += 1;
