@@ -5,12 +5,13 @@
  * the Redis nonce store against 127.0.0.1:6379.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits, operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { createDatabaseNonceStore } from "../src/auth/nonce-store-db";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
-import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
+import { useServerPerFile } from "./support/server-per-file";
+import { apiError, startTestServer,  } from "./support/harness";
 import { rawRequest } from "./support/raw-http";
 
 const UPSERT = operations.upsertViewer.path;
@@ -19,48 +20,33 @@ const nonce = () => randomBytes(16).toString("hex");
 const now = () => String(Math.floor(Date.now() / 1000));
 
 describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
-  let database: TestDatabase;
-  let api: TestServer;
-  let merchant: Merchant;
+  const fixture = useServerPerFile(kind, "auth");
   let counter = 0;
   const body = () => ({ externalUserId: `auth-${++counter}` });
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind, "auth");
-    api = await startTestServer(database);
-    merchant = await api.newMerchant();
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
-  afterEach(() => {
-    expect(api.violations).toEqual([]);
-  });
-
   it("a correctly signed request succeeds and carries X-Request-Id = body.requestId", async () => {
-    const answer = await api.signed(merchant, UPSERT, body());
+    const answer = await fixture.api.signed(fixture.merchant, UPSERT, body());
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-request-id")).toBe(answer.body.requestId);
   });
 
   describe("headers (§5.1)", () => {
     it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 missing %s: 400 REQUEST_INVALID", async (header) => {
-      const answer = await api.signed(merchant, UPSERT, body(), { omit: [header] });
+      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { omit: [header] });
       expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
     });
 
     it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 duplicated %s: 400 REQUEST_INVALID", async (header) => {
       const raw = JSON.stringify(body());
-      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
+      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
       const value = headers[header as keyof typeof headers];
-      const answer = await rawRequest(api.url, { path: UPSERT, headers: { ...headers, [header]: [value, value] }, body: raw });
+      const answer = await rawRequest(fixture.api.url, { path: UPSERT, headers: { ...headers, [header]: [value, value] }, body: raw });
       expect(answer.status).toBe(400);
       expect(answer.body.error.code).toBe("REQUEST_INVALID");
     });
 
     it("§7.1 a nonce of 15 characters: 400 REQUEST_INVALID", async () => {
-      const answer = await api.signed(merchant, UPSERT, body(), { headers: { "X-Nonce": "abcdefghijklmno" } });
+      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers: { "X-Nonce": "abcdefghijklmno" } });
       expect(answer.body.error.code).toBe("REQUEST_INVALID");
     });
 
@@ -68,7 +54,7 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       ["Content-Type text/plain", { "Content-Type": "text/plain" }],
       ["Content-Encoding gzip", { "Content-Encoding": "gzip" }],
     ])("§5.1 %s: 400 REQUEST_INVALID", async (_label, headers) => {
-      expect((await api.signed(merchant, UPSERT, body(), { headers })).body.error.code).toBe("REQUEST_INVALID");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers })).body.error.code).toBe("REQUEST_INVALID");
     });
   });
 
@@ -83,21 +69,21 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       const raw = JSON.stringify(body());
       const timestamp = variant.millis ? String(Date.now()) : String(Math.floor(Date.now() / 1000) + (variant.offset ?? 0));
       const canonicalTimestamp = variant.millis ? now() : timestamp;
-      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw, timestamp: canonicalTimestamp });
+      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw, timestamp: canonicalTimestamp });
       const sent = { ...headers, "X-Timestamp": timestamp, "X-Signature": variant.uppercase ? headers["X-Signature"].toUpperCase() : headers["X-Signature"] };
-      const answer = await rawRequest(api.url, { path: UPSERT, headers: sent, body: variant.sendBody ?? raw });
+      const answer = await rawRequest(fixture.api.url, { path: UPSERT, headers: sent, body: variant.sendBody ?? raw });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
     });
 
     it("§8 a timestamp 290 s off is within the skew window", async () => {
-      expect((await api.signed(merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 290) })).status).toBe(200);
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 290) })).status).toBe(200);
     });
 
     it("WEBINAR_CLOCK_SKEW_SECONDS narrows the window", async () => {
-      const strict = await startTestServer(database, { WEBINAR_CLOCK_SKEW_SECONDS: "30" });
+      const strict = await startTestServer(fixture.database, { WEBINAR_CLOCK_SKEW_SECONDS: "30" });
       try {
-        const answer = await strict.signed(merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 60) });
+        const answer = await strict.signed(fixture.merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 60) });
         expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
       } finally {
         await strict.close();
@@ -105,92 +91,92 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
     });
 
     it("§7.1 an unknown API key or a wrong secret: 401", async () => {
-      expect((await api.signed({ apiKey: "wk_live_unknown", secret: merchant.secret }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
-      expect((await api.signed({ apiKey: merchant.apiKey, secret: "not-the-secret" }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+      expect((await fixture.api.signed({ apiKey: "wk_live_unknown", secret: fixture.merchant.secret }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+      expect((await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "not-the-secret" }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
     });
   });
 
   describe("keys and merchants (§5.3)", () => {
     it("§5.3 a revoked key is refused from the next request on (401); the merchant's other key still works", async () => {
-      const other = await api.newMerchant();
-      const spare = (await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as { apiKey: string; secret: string };
+      const other = await fixture.api.newMerchant();
+      const spare = (await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as { apiKey: string; secret: string };
       expect((await other.client.upsertViewer(body())).created).toBe(true);
-      expect((await api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
+      expect((await fixture.api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
       expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
-      expect((await api.client(spare).upsertViewer(body())).created).toBe(true);
+      expect((await fixture.api.client(spare).upsertViewer(body())).created).toBe(true);
     });
 
     it("§5.3 a suspended merchant: 403 TENANT_SUSPENDED from the next request on; reactivated, it works again", async () => {
-      const other = await api.newMerchant();
-      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
+      const other = await fixture.api.newMerchant();
+      await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
       expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
       expect(await apiError(other.client.issueLoginTicket({ uid: 10_000, ticketCode: other.ticketCode }))).toMatchObject({ code: "TENANT_SUSPENDED" });
-      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
+      await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
       expect((await other.client.upsertViewer(body())).created).toBe(true);
     });
 
     it("API-key secrets are stored encrypted, not in plaintext", async () => {
-      const rows = await database.handle.db.selectFrom("api_keys").select(["api_key", "secret_sealed"]).where("api_key", "=", merchant.apiKey).execute();
+      const rows = await fixture.database.handle.db.selectFrom("api_keys").select(["api_key", "secret_sealed"]).where("api_key", "=", fixture.merchant.apiKey).execute();
       expect(rows[0]!.secret_sealed).toMatch(/^v1\./);
-      expect(rows[0]!.secret_sealed).not.toContain(merchant.secret);
+      expect(rows[0]!.secret_sealed).not.toContain(fixture.merchant.secret);
     });
   });
 
   describe("replay (§5.3)", () => {
     it("§7.1 the same nonce twice: 409 OPEN_API_REPLAYED", async () => {
       const reused = nonce();
-      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
-      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
     });
 
     it("§5.3 a nonce is used up even when the business validation failed", async () => {
       const reused = nonce();
-      expect((await api.signed(merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused })).body.error.code).toBe("REQUEST_INVALID");
-      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused })).body.error.code).toBe("REQUEST_INVALID");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
     });
 
     it("the nonce consumed with the operation's statement: replays of upsert and ticket requests, 409 before any business answer", async () => {
-      const uid = ((await api.signed(merchant, UPSERT, body())).body as { data: { viewer: { uid: number } } }).data.viewer.uid;
+      const uid = ((await fixture.api.signed(fixture.merchant, UPSERT, body())).body as { data: { viewer: { uid: number } } }).data.viewer.uid;
       const reused = nonce();
-      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: reused })).status).toBe(200);
-      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
-      expect((await api.signed(merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
-      expect((await api.signed(merchant, UPSERT, { externalUserId: "dn", displayName: "Ann" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: reused })).status).toBe(200);
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, { externalUserId: "dn", displayName: "Ann" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
       // Business errors use the nonce up too.
       const failed = nonce();
-      expect((await api.signed(merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: failed })).body.error.code).toBe("WEBINAR_NOT_FOUND");
-      expect((await api.signed(merchant, TICKET, { uid, ticketCode: merchant.ticketCode }, { nonce: failed })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: failed })).body.error.code).toBe("WEBINAR_NOT_FOUND");
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: failed })).body.error.code).toBe("OPEN_API_REPLAYED");
       const missing = nonce();
-      expect((await api.signed(merchant, TICKET, { uid: uid === limits.uidMax ? limits.uidMin : limits.uidMax, ticketCode: merchant.ticketCode }, { nonce: missing })).body.error.code).toBe("VIEWER_NOT_FOUND");
-      expect((await api.signed(merchant, UPSERT, body(), { nonce: missing })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid: uid === limits.uidMax ? limits.uidMin : limits.uidMax, ticketCode: fixture.merchant.ticketCode }, { nonce: missing })).body.error.code).toBe("VIEWER_NOT_FOUND");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: missing })).body.error.code).toBe("OPEN_API_REPLAYED");
     });
 
     it("a revoked key or a suspended merchant is refused on the ticket path too, right after a successful request", async () => {
-      const other = await api.newMerchant();
+      const other = await fixture.api.newMerchant();
       const uid = (await other.client.upsertViewer(body())).viewer.uid;
       expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
-      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
+      await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
       expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
-      await api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
+      await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
       expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
-      expect((await api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
+      expect((await fixture.api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
       expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
     });
 
     it("a forged request does not burn the nonce (consumed only after the signature verifies)", async () => {
       const reused = nonce();
-      expect((await api.signed({ apiKey: merchant.apiKey, secret: "wrong" }, UPSERT, body(), { nonce: reused })).status).toBe(401);
-      expect((await api.signed(merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
+      expect((await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "wrong" }, UPSERT, body(), { nonce: reused })).status).toBe(401);
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
     });
 
     it("one nonce sent to two server instances sharing the database at once: exactly one accepted", async () => {
       // The second instance opens its own connection (pool) when the database is PostgreSQL, like a second process.
-      const second = kind === "postgres" ? await startTestServer(database, {}, { database: undefined as never }) : await startTestServer(database);
+      const second = kind === "postgres" ? await startTestServer(fixture.database, {}, { database: undefined as never }) : await startTestServer(fixture.database);
       try {
         for (let round = 0; round < 5; round += 1) {
           const raw = JSON.stringify(body());
-          const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
-          const answers = await Promise.all([api.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
+          const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
+          const answers = await Promise.all([fixture.api.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
           expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
         }
       } finally {
@@ -200,7 +186,7 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
 
     it("nonce rows are kept twice the skew window, then pruned", async () => {
       let at = Date.now();
-      const store = createDatabaseNonceStore(database.handle.db, { clockSkewSeconds: 300, runtime: { now: () => at } });
+      const store = createDatabaseNonceStore(fixture.database.handle.db, { clockSkewSeconds: 300, runtime: { now: () => at } });
       const key = `wk_prune_${counter++}`;
       expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(true);
       expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(false);
@@ -223,31 +209,31 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       ["a double slash", UPSERT.replace("/viewers", "//viewers")],
     ])("§5.3 %s: 401 OPEN_API_UNAUTHORIZED", async (_label, sendPath) => {
       const raw = JSON.stringify(body());
-      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
-      const answer = await rawRequest(api.url, { path: sendPath, headers: { ...headers }, body: raw });
+      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
+      const answer = await rawRequest(fixture.api.url, { path: sendPath, headers: { ...headers }, body: raw });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
     });
 
     it("a path that is no operation: 404 REQUEST_INVALID in the envelope", async () => {
-      const answer = await rawRequest(api.url, { path: "/api/v1/open/nothing", headers: { "content-type": "application/json" }, body: "{}" });
+      const answer = await rawRequest(fixture.api.url, { path: "/api/v1/open/nothing", headers: { "content-type": "application/json" }, body: "{}" });
       expect(answer).toMatchObject({ status: 404, body: { error: { code: "REQUEST_INVALID" } } });
       expect(answer.headers["x-request-id"]).toBe(answer.body.requestId);
     });
 
     it("another method than POST: 405 REQUEST_INVALID", async () => {
-      const answer = await rawRequest(api.url, { method: "GET", path: UPSERT });
+      const answer = await rawRequest(fixture.api.url, { method: "GET", path: UPSERT });
       expect(answer).toMatchObject({ status: 405, body: { error: { code: "REQUEST_INVALID" } } });
     });
   });
 
   describe("body limit (§8)", () => {
     it("§7.1 a body over WEBINAR_MAX_BODY_BYTES: 400 REQUEST_INVALID", async () => {
-      const small = await startTestServer(database, { WEBINAR_MAX_BODY_BYTES: "2048" });
+      const small = await startTestServer(fixture.database, { WEBINAR_MAX_BODY_BYTES: "2048" });
       try {
-        const answer = await small.signed(merchant, UPSERT, { externalUserId: "big", displayName: "x".repeat(3000) });
+        const answer = await small.signed(fixture.merchant, UPSERT, { externalUserId: "big", displayName: "x".repeat(3000) });
         expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
-        expect((await small.signed(merchant, UPSERT, body())).status).toBe(200);
+        expect((await small.signed(fixture.merchant, UPSERT, body())).status).toBe(200);
       } finally {
         await small.close();
       }
@@ -256,14 +242,14 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
 
   describe("origins (§5.3)", () => {
     it("§7.1 a browser origin without cross-origin configuration: 403 ORIGIN_FORBIDDEN", async () => {
-      const answer = await api.signed(merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
       expect(answer).toMatchObject({ status: 403, body: { error: { code: "ORIGIN_FORBIDDEN" } } });
     });
 
     it("WEBINAR_ALLOWED_ORIGINS: an allowed origin gets CORS headers and a preflight; others 403", async () => {
-      const cors = await startTestServer(database, { WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000" });
+      const cors = await startTestServer(fixture.database, { WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000" });
       try {
-        const allowed = await cors.signed(merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+        const allowed = await cors.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
         expect(allowed.status).toBe(200);
         expect(allowed.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
         const preflight = await rawRequest(cors.url, {
@@ -273,10 +259,10 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
         });
         expect(preflight.status).toBe(204);
         expect(preflight.headers["access-control-allow-headers"]).toContain("X-Signature");
-        const refused = await cors.signed(merchant, UPSERT, body(), { headers: { Origin: "https://evil.example" } });
+        const refused = await cors.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://evil.example" } });
         expect(refused.body.error.code).toBe("ORIGIN_FORBIDDEN");
         // An error answer to an allowed origin is readable by the page too.
-        const conflict = await cors.signed(merchant, UPSERT, { externalUserId: "x", phone: null }, { headers: { Origin: "https://docs.example.com" } });
+        const conflict = await cors.signed(fixture.merchant, UPSERT, { externalUserId: "x", phone: null }, { headers: { Origin: "https://docs.example.com" } });
         expect(conflict.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
         expect(cors.violations).toEqual([]);
       } finally {

@@ -6,7 +6,8 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "@org/webinar-types";
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
+import { DATABASE_KINDS,  } from "./support/databases";
+import { useServerPerFile } from "./support/server-per-file";
 import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
 
 /** A moderation service whose behaviour each test sets (the protocol of src/viewers/moderation.ts). */
@@ -33,30 +34,15 @@ function startModerationService(): Promise<{ server: Server; url: string; behave
 }
 
 describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
-  let database: TestDatabase;
-  let api: TestServer;
-  let merchant: Merchant;
+  const fixture = useServerPerFile(kind, "upsert");
   let fresh = 0;
   const externalId = (label: string) => `${label}-${++fresh}`;
   const phone = () => `139${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).slice(0, 8)}`;
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind, "upsert");
-    api = await startTestServer(database);
-    merchant = await api.newMerchant();
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
-  afterEach(() => {
-    expect(api.violations).toEqual([]);
-  });
-
   describe("rules table", () => {
     it("§4.3 only externalUserId: creates a viewer with phone and displayName null, uid in range", async () => {
       const id = externalId("only");
-      const result = await merchant.client.upsertViewer({ externalUserId: id });
+      const result = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(result.created).toBe(true);
       expect(result.viewer).toEqual({ uid: result.viewer.uid, externalUserId: id, phone: null, displayName: null });
       expect(result.viewer.uid).toBeGreaterThanOrEqual(limits.uidMin);
@@ -65,8 +51,8 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
 
     it("§4.3 repeated call with same external id: the existing viewer, created false only after the first", async () => {
       const id = externalId("repeat");
-      const first = await merchant.client.upsertViewer({ externalUserId: id, phone: phone(), displayName: "Ann" });
-      const second = await merchant.client.upsertViewer({ externalUserId: id });
+      const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: phone(), displayName: "Ann" });
+      const second = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(first.created).toBe(true);
       expect(second.created).toBe(false);
       expect(second.viewer).toEqual(first.viewer);
@@ -75,16 +61,16 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     it("§4.3 only externalUserId on an existing viewer keeps phone and name", async () => {
       const id = externalId("keep");
       const bound = phone();
-      await merchant.client.upsertViewer({ externalUserId: id, phone: bound, displayName: "Bob" });
-      const again = await merchant.client.upsertViewer({ externalUserId: id });
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound, displayName: "Bob" });
+      const again = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(again.viewer).toMatchObject({ phone: bound, displayName: "Bob" });
     });
 
     it("§4.3 same external id, current phone: idempotent success, same viewer", async () => {
       const id = externalId("same-phone");
       const bound = phone();
-      const first = await merchant.client.upsertViewer({ externalUserId: id, phone: bound });
-      const second = await merchant.client.upsertViewer({ externalUserId: id, phone: bound });
+      const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
+      const second = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
       expect(second).toMatchObject({ created: false, viewer: first.viewer });
     });
 
@@ -92,58 +78,58 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       const id = externalId("rebind");
       const oldPhone = phone();
       const newPhone = phone();
-      const first = await merchant.client.upsertViewer({ externalUserId: id, phone: oldPhone });
-      const rebound = await merchant.client.upsertViewer({ externalUserId: id, phone: newPhone });
+      const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: oldPhone });
+      const rebound = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: newPhone });
       expect(rebound).toMatchObject({ created: false, viewer: { uid: first.viewer.uid, externalUserId: id, phone: newPhone } });
-      const other = await merchant.client.upsertViewer({ externalUserId: externalId("takes-old"), phone: oldPhone });
+      const other = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("takes-old"), phone: oldPhone });
       expect(other.viewer.phone).toBe(oldPhone);
     });
 
     it("§4.3 binding a phone to a viewer that had none", async () => {
       const id = externalId("bind");
-      await merchant.client.upsertViewer({ externalUserId: id });
+      await fixture.merchant.client.upsertViewer({ externalUserId: id });
       const bound = phone();
-      const result = await merchant.client.upsertViewer({ externalUserId: id, phone: bound });
+      const result = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
       expect(result.viewer.phone).toBe(bound);
     });
 
     it("§4.3 phone used by another viewer: 409 VIEWER_IDENTITY_CONFLICT, nothing modified", async () => {
       const holderPhone = phone();
-      const holder = await merchant.client.upsertViewer({ externalUserId: externalId("holder"), phone: holderPhone, displayName: "Holder" });
+      const holder = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("holder"), phone: holderPhone, displayName: "Holder" });
       const id = externalId("thief");
-      const thief = await merchant.client.upsertViewer({ externalUserId: id, displayName: "Before" });
-      const error = await apiError(merchant.client.upsertViewer({ externalUserId: id, phone: holderPhone, displayName: "After" }));
+      const thief = await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "Before" });
+      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: holderPhone, displayName: "After" }));
       expect(error).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
-      expect((await merchant.client.upsertViewer({ externalUserId: id })).viewer).toEqual(thief.viewer);
-      expect((await merchant.client.upsertViewer({ externalUserId: holder.viewer.externalUserId })).viewer).toEqual(holder.viewer);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer).toEqual(thief.viewer);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: holder.viewer.externalUserId })).viewer).toEqual(holder.viewer);
     });
 
     it("§4.3 new external id with a phone already in the merchant: 409, no viewer created, no merging", async () => {
       const taken = phone();
-      await merchant.client.upsertViewer({ externalUserId: externalId("has-phone"), phone: taken });
+      await fixture.merchant.client.upsertViewer({ externalUserId: externalId("has-phone"), phone: taken });
       const id = externalId("newcomer");
-      expect(await apiError(merchant.client.upsertViewer({ externalUserId: id, phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
-      const later = await merchant.client.upsertViewer({ externalUserId: id });
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
+      const later = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(later).toMatchObject({ created: true, viewer: { phone: null } });
     });
 
     it("§4.3 new external id with the phone of a viewer without external id: 409 (no merging)", async () => {
       // A phone-only viewer (created by the watch page's phone login in a full deployment) is inserted directly.
       const taken = phone();
-      await database.handle.db
+      await fixture.database.handle.db
         .insertInto("viewers")
-        .values({ merchant_id: merchant.merchantId, uid: 9_999_999, external_user_id: null, phone: taken, display_name: null, created_at: new Date(), updated_at: new Date() })
+        .values({ merchant_id: fixture.merchant.merchantId, uid: 9_999_999, external_user_id: null, phone: taken, display_name: null, created_at: new Date(), updated_at: new Date() })
         .execute();
-      expect(await apiError(merchant.client.upsertViewer({ externalUserId: externalId("merge"), phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("merge"), phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
     });
 
     it("§4.3 phone null: 400 REQUEST_INVALID (a bound phone cannot be cleared)", async () => {
       const id = externalId("null-phone");
       const bound = phone();
-      await merchant.client.upsertViewer({ externalUserId: id, phone: bound });
-      const error = await apiError(merchant.client.upsertViewer({ externalUserId: id, phone: null as unknown as string }));
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
+      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: null as unknown as string }));
       expect(error).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
-      expect((await merchant.client.upsertViewer({ externalUserId: id })).viewer.phone).toBe(bound);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.phone).toBe(bound);
     });
 
     it.each([
@@ -152,21 +138,21 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     ])("§4.3 phone %s keeps the old value", async (_label, value) => {
       const id = externalId("blank-phone");
       const bound = phone();
-      await merchant.client.upsertViewer({ externalUserId: id, phone: bound });
-      expect((await merchant.client.upsertViewer({ externalUserId: id, phone: value })).viewer.phone).toBe(bound);
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: value })).viewer.phone).toBe(bound);
     });
 
     it("§4.3 the external id cannot be rewritten: another external id is another viewer", async () => {
-      const a = await merchant.client.upsertViewer({ externalUserId: externalId("a") });
-      const b = await merchant.client.upsertViewer({ externalUserId: externalId("b") });
+      const a = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("a") });
+      const b = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("b") });
       expect(a.viewer.uid).not.toBe(b.viewer.uid);
     });
 
     it("§1.4 viewer mappings are per merchant: same external id and phone in two merchants are two viewers", async () => {
-      const other = await api.newMerchant();
+      const other = await fixture.api.newMerchant();
       const id = externalId("shared");
       const sharedPhone = phone();
-      const mine = await merchant.client.upsertViewer({ externalUserId: id, phone: sharedPhone });
+      const mine = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: sharedPhone });
       const theirs = await other.client.upsertViewer({ externalUserId: id, phone: sharedPhone });
       expect(theirs.created).toBe(true);
       expect(mine.created).toBe(true);
@@ -176,24 +162,24 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
   describe("field rules", () => {
     it("§2.1 externalUserId is trimmed and case-sensitive", async () => {
       const id = externalId("Trim");
-      const padded = await merchant.client.upsertViewer({ externalUserId: `  ${id}\t` });
+      const padded = await fixture.merchant.client.upsertViewer({ externalUserId: `  ${id}\t` });
       expect(padded.viewer.externalUserId).toBe(id);
-      expect((await merchant.client.upsertViewer({ externalUserId: id })).viewer.uid).toBe(padded.viewer.uid);
-      expect((await merchant.client.upsertViewer({ externalUserId: id.toLowerCase() })).created).toBe(true);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.uid).toBe(padded.viewer.uid);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id.toLowerCase() })).created).toBe(true);
     });
 
     it("§8 externalUserId length counts code points: 191 emoji pass, 192 are 400", async () => {
       const prefix = `${++fresh}-`;
       const ok = prefix + "😀".repeat(191 - prefix.length);
-      expect((await merchant.client.upsertViewer({ externalUserId: ok })).viewer.externalUserId).toBe(ok);
-      expect(await apiError(merchant.client.upsertViewer({ externalUserId: `${ok}x` }))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: ok })).viewer.externalUserId).toBe(ok);
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: `${ok}x` }))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
     });
 
     it("§4.3 displayName: omitted keeps, null clears, a string is trimmed", async () => {
       const id = externalId("name");
-      expect((await merchant.client.upsertViewer({ externalUserId: id, displayName: "  张三  " })).viewer.displayName).toBe("张三");
-      expect((await merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("张三");
-      expect((await merchant.client.upsertViewer({ externalUserId: id, displayName: null })).viewer.displayName).toBeNull();
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "  张三  " })).viewer.displayName).toBe("张三");
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("张三");
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: null })).viewer.displayName).toBeNull();
     });
 
     it.each([
@@ -202,7 +188,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       ["a line break", "a\nb"],
       ["a control character", "a\u0007b"],
     ])("§4.3 displayName with %s: 400 REQUEST_INVALID", async (_label, displayName) => {
-      expect(await apiError(merchant.client.upsertViewer({ externalUserId: externalId("bad-name"), displayName }))).toMatchObject({
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("bad-name"), displayName }))).toMatchObject({
         status: 400,
         code: "REQUEST_INVALID",
       });
@@ -210,7 +196,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
 
     it("§8 displayName of 80 emoji (code points) passes", async () => {
       const name = "🎉".repeat(80);
-      expect((await merchant.client.upsertViewer({ externalUserId: externalId("emoji"), displayName: name })).viewer.displayName).toBe(name);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: externalId("emoji"), displayName: name })).viewer.displayName).toBe(name);
     });
 
     it.each([
@@ -219,7 +205,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       ["an empty externalUserId", { externalUserId: "  " }],
     ])("§2.6 %s: 400 REQUEST_INVALID", async (_label, patch) => {
       const body = { externalUserId: externalId("invalid"), ...patch } as never;
-      expect(await apiError(merchant.client.upsertViewer(body))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+      expect(await apiError(fixture.merchant.client.upsertViewer(body))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
     });
   });
 
@@ -230,7 +216,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
 
     beforeAll(async () => {
       moderation = await startModerationService();
-      moderated = await startTestServer(database, { WEBINAR_MODERATION_URL: moderation.url, WEBINAR_MODERATION_TIMEOUT_MS: "300" });
+      moderated = await startTestServer(fixture.database, { WEBINAR_MODERATION_URL: moderation.url, WEBINAR_MODERATION_TIMEOUT_MS: "300" });
       moderatedMerchant = await moderated.newMerchant();
     });
     afterAll(async () => {
@@ -240,21 +226,21 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     afterEach(async () => {
       expect(moderated.violations).toEqual([]);
       moderation.behave("allow");
-      await api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: [] });
+      await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: [] });
     });
 
     it("§7.2 a blocked term: 400 CONTENT_SENSITIVE with details.matches, nothing changed", async () => {
-      await api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["Forbidden", "spam"] });
+      await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["Forbidden", "spam"] });
       const id = externalId("blocked");
-      await merchant.client.upsertViewer({ externalUserId: id, displayName: "Fine" });
-      const error = await apiError(merchant.client.upsertViewer({ externalUserId: id, displayName: "so FORBIDDEN here" }));
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "Fine" });
+      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "so FORBIDDEN here" }));
       expect(error).toMatchObject({ status: 400, code: "CONTENT_SENSITIVE", details: { matches: ["Forbidden"] } });
-      expect((await merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("Fine");
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("Fine");
     });
 
     it("§7.2 blocked terms match full-width letters too (NFKC)", async () => {
-      await api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["spam"] });
-      expect(await apiError(merchant.client.upsertViewer({ externalUserId: externalId("fw"), displayName: "ＳＰＡＭ" }))).toMatchObject({ code: "CONTENT_SENSITIVE" });
+      await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["spam"] });
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("fw"), displayName: "ＳＰＡＭ" }))).toMatchObject({ code: "CONTENT_SENSITIVE" });
     });
 
     it("the external service allows: the name is set, and it saw the trimmed name", async () => {
@@ -287,7 +273,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
   describe("UIDs (§2.1)", () => {
     it("are spread over the range, not sequential", async () => {
       const uids: number[] = [];
-      for (let i = 0; i < 12; i += 1) uids.push((await merchant.client.upsertViewer({ externalUserId: externalId("spread") })).viewer.uid);
+      for (let i = 0; i < 12; i += 1) uids.push((await fixture.merchant.client.upsertViewer({ externalUserId: externalId("spread") })).viewer.uid);
       const sorted = [...uids].sort((a, b) => a - b);
       const gaps = sorted.slice(1).map((uid, i) => uid - sorted[i]!);
       expect(new Set(uids).size).toBe(uids.length);
@@ -296,7 +282,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     });
 
     it("§7.2 a full range: every UID used once, then 409 VIEWER_UID_EXHAUSTED; existing viewers still returned", async () => {
-      const narrow = await startTestServer(database, { WEBINAR_UID_MIN: "10000", WEBINAR_UID_MAX: "10004" });
+      const narrow = await startTestServer(fixture.database, { WEBINAR_UID_MIN: "10000", WEBINAR_UID_MAX: "10004" });
       try {
         const small = await narrow.newMerchant();
         const uids: number[] = [];
@@ -315,7 +301,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     it("20 parallel upserts of one new external id and phone: all succeed, exactly one created, one uid", async () => {
       const id = externalId("race");
       const samePhone = phone();
-      const results = await Promise.all(Array.from({ length: 20 }, () => merchant.client.upsertViewer({ externalUserId: id, phone: samePhone })));
+      const results = await Promise.all(Array.from({ length: 20 }, () => fixture.merchant.client.upsertViewer({ externalUserId: id, phone: samePhone })));
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(results.map((result) => result.viewer.uid)).size).toBe(1);
       expect(results.every((result) => result.viewer.phone === samePhone)).toBe(true);
@@ -323,14 +309,14 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
 
     it("20 parallel upserts of one new external id without phone: all succeed, one created, one uid", async () => {
       const id = externalId("race-plain");
-      const results = await Promise.all(Array.from({ length: 20 }, () => merchant.client.upsertViewer({ externalUserId: id })));
+      const results = await Promise.all(Array.from({ length: 20 }, () => fixture.merchant.client.upsertViewer({ externalUserId: id })));
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(results.map((result) => result.viewer.uid)).size).toBe(1);
     });
 
     it("20 new external ids racing for one phone: exactly one gets it, the rest 409", async () => {
       const contested = phone();
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => merchant.client.upsertViewer({ externalUserId: externalId(`phone-race-${i}`), phone: contested })));
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => fixture.merchant.client.upsertViewer({ externalUserId: externalId(`phone-race-${i}`), phone: contested })));
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       const codes = results.flatMap((result) => (result.status === "rejected" ? [(result.reason as { code: string }).code] : []));
       expect(codes).toEqual(Array(19).fill("VIEWER_IDENTITY_CONFLICT"));

@@ -4,41 +4,27 @@
  * dataState through the live lifecycle, the detail query's records, filters, sort orders, keyset pages and
  * cursors, the live-finalization gate, request validation and ownership.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ViewerWatchRecord } from "@org/webinar-types";
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
-import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
+import { DATABASE_KINDS,  } from "./support/databases";
+import { useServerPerFile } from "./support/server-per-file";
+import { apiError,  } from "./support/harness";
 
 describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
-  let database: TestDatabase;
-  let api: TestServer;
-  let merchant: Merchant;
+  const fixture = useServerPerFile(kind, "watch");
   let counter = 0;
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind, "watch");
-    api = await startTestServer(database);
-    merchant = await api.newMerchant();
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
-  afterEach(() => {
-    expect(api.violations).toEqual([]);
-  });
-
-  const newWebinar = async () => (await api.admin("POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {})).body.ticketCode as string;
+  const newWebinar = async () => (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {})).body.ticketCode as string;
   const viewer = async (patch: { phone?: string; displayName?: string } = {}) =>
-    (await merchant.client.upsertViewer({ externalUserId: `watcher-${kind}-${++counter}`, ...patch })).viewer;
+    (await fixture.merchant.client.upsertViewer({ externalUserId: `watcher-${kind}-${++counter}`, ...patch })).viewer;
   const session = async (code: string, body: Record<string, unknown>) => {
-    const answer = await api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, body);
+    const answer = await fixture.api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, body);
     expect(answer.status).toBe(201);
   };
-  const live = (code: string, action: string) => api.admin("POST", `/admin/v1/webinars/${code}/live`, { action });
-  const overview = (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") => merchant.client.getWatchOverview({ ticketCode, playbackMode });
+  const live = (code: string, action: string) => fixture.api.admin("POST", `/admin/v1/webinars/${code}/live`, { action });
+  const overview = (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") => fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
   const detail = (ticketCode: string, patch: Record<string, unknown> = {}) =>
-    merchant.client.queryViewerWatch({ ticketCode, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 100, ...patch } as never);
+    fixture.merchant.client.queryViewerWatch({ ticketCode, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 100, ...patch } as never);
 
   /** A: live 1800 (DESKTOP/WEBRTC) + live 600 (MOBILE/HLS) + replay 125; B: live 1800 (TV/HLS); anonymous X live 300, Y replay 60. */
   async function scenario() {
@@ -112,7 +98,7 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
         expect((await overview(code, "LIVE")).dataState).toBe("FINALIZING");
       }
       expect((await overview(liveOnly, "ALL")).dataState).toBe("FINALIZING");
-      for (const code of [withReplay.code, liveOnly]) await api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
+      for (const code of [withReplay.code, liveOnly]) await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
       expect((await overview(withReplay.code, "LIVE")).dataState).toBe("FINAL");
       expect((await overview(withReplay.code, "ALL")).dataState).toBe("PROVISIONAL");
       expect((await overview(withReplay.code, "REPLAY")).dataState).toBe("PROVISIONAL");
@@ -204,17 +190,17 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
       expect((await detail(code)).items).toHaveLength(1);
       await live(code, "END");
       expect(await apiError(detail(code, { playbackMode: "LIVE" }))).toMatchObject({ code: "WATCH_DATA_NOT_FINAL" });
-      await api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
+      await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
       expect((await detail(code, { playbackMode: "LIVE" })).items).toHaveLength(2);
     });
   });
 
   describe("ownership and validation", () => {
     it("§1.4 unknown or foreign webinar: 404 WEBINAR_NOT_FOUND for both operations, whatever its status", async () => {
-      const other = await api.newMerchant({ webinarStatus: "HIDDEN" });
+      const other = await fixture.api.newMerchant({ webinarStatus: "HIDDEN" });
       expect(await apiError(overview(other.ticketCode, "ALL"))).toMatchObject({ status: 404, code: "WEBINAR_NOT_FOUND" });
       expect(await apiError(detail("missing"))).toMatchObject({ status: 404, code: "WEBINAR_NOT_FOUND" });
-      const hidden = (await api.admin("POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, { status: "HIDDEN" })).body.ticketCode as string;
+      const hidden = (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, { status: "HIDDEN" })).body.ticketCode as string;
       expect((await overview(hidden, "LIVE")).ticketCode).toBe(hidden);
     });
 
@@ -227,11 +213,11 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
       ["301 ids combined", { uids: Array(150).fill(10_001), externalUserIds: Array(151).fill("a") }, "WATCH_REQUEST_INVALID"],
       ["a cursor of 1025 characters", { cursor: "c".repeat(1025) }, "WATCH_REQUEST_INVALID"],
     ])("§4.6 detail with %s: 400 %s", async (_label, patch, code) => {
-      expect(await apiError(detail(merchant.ticketCode, patch))).toMatchObject({ status: 400, code });
+      expect(await apiError(detail(fixture.merchant.ticketCode, patch))).toMatchObject({ status: 400, code });
     });
 
     it("§4.5 overview without playbackMode: 400 REQUEST_INVALID", async () => {
-      expect(await apiError(merchant.client.getWatchOverview({ ticketCode: merchant.ticketCode } as never))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+      expect(await apiError(fixture.merchant.client.getWatchOverview({ ticketCode: fixture.merchant.ticketCode } as never))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
     });
   });
 });

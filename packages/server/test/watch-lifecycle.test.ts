@@ -6,14 +6,15 @@
  * viewers in every sort with page size 7.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
 import { systemRuntime, type Runtime } from "../src/runtime";
 import { bulkSeedWatchData, seededViewer } from "../src/watch-data/bulk-seed";
 import { creditedMillis } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
-import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
+import { useServerPerFile } from "./support/server-per-file";
+import { apiError, startTestServer, type TestServer } from "./support/harness";
 
 /** A clock the test moves; starts at the real time (signed requests use the real time, skew is wide). */
 function testClock(): Runtime & { set(ms: number): void; advance(seconds: number): void } {
@@ -32,30 +33,15 @@ function addsUp(overview: WatchOverview): void {
 }
 
 describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
-  let database: TestDatabase;
-  let api: TestServer;
-  let merchant: Merchant;
   const clock = testClock();
+  const fixture = useServerPerFile(kind, "lifecycle", { ...WIDE_SKEW, WEBINAR_FINALIZE_GRACE_SECONDS: "60" }, { runtime: clock });
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind, "lifecycle");
-    api = await startTestServer(database, { ...WIDE_SKEW, WEBINAR_FINALIZE_GRACE_SECONDS: "60" }, { runtime: clock });
-    merchant = await api.newMerchant();
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
-  afterEach(() => {
-    expect(api.violations).toEqual([]);
-  });
-
-  const newWebinar = async () => (await api.admin("POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {})).body.ticketCode as string;
-  const live = async (code: string, action: string) => expect((await api.admin("POST", `/admin/v1/webinars/${code}/live`, { action })).status).toBe(200);
-  const overview = async (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") => merchant.client.getWatchOverview({ ticketCode, playbackMode });
+  const newWebinar = async () => (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {})).body.ticketCode as string;
+  const live = async (code: string, action: string) => expect((await fixture.api.admin("POST", `/admin/v1/webinars/${code}/live`, { action })).status).toBe(200);
+  const overview = async (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") => fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
 
   async function play(action: string, body: Record<string, unknown>, cookie?: string) {
-    const response = await fetch(`${api.url}/w/api/playback/${action}`, {
+    const response = await fetch(`${fixture.api.url}/w/api/playback/${action}`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(cookie === undefined ? {} : { cookie }) },
       body: JSON.stringify(body),
@@ -64,9 +50,9 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
   }
 
   async function watchSession(code: string, externalUserId: string): Promise<{ uid: number; cookie: string }> {
-    const { viewer } = await merchant.client.upsertViewer({ externalUserId });
-    const { loginTicket } = await merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: code });
-    const exchanged = await api.exchange(code, loginTicket);
+    const { viewer } = await fixture.merchant.client.upsertViewer({ externalUserId });
+    const { loginTicket } = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: code });
+    const exchanged = await fixture.api.exchange(code, loginTicket);
     expect(exchanged.status).toBe(200);
     return { uid: viewer.uid, cookie: exchanged.headers.get("set-cookie")!.split(";")[0]! };
   }
@@ -104,7 +90,7 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
     expect((await play("heartbeat", { playbackId, playing: true }, anonCookie)).status).toBe(404);
 
     expect((await overview(code, "LIVE")).dataState).toBe("PROVISIONAL");
-    expect((await apiError(merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 10 }))).code).toBe("WATCH_DATA_NOT_FINAL");
+    expect((await apiError(fixture.merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 10 }))).code).toBe("WATCH_DATA_NOT_FINAL");
 
     clock.advance(5);
     await live(code, "END");
@@ -139,21 +125,21 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
 
     // The grace (60 s) passes: the background job finalizes; waitForLiveFinal sees FINAL.
     clock.advance(61);
-    const final = await merchant.client.waitForLiveFinal(code, { intervalMs: 50, timeoutMs: 10_000 });
+    const final = await fixture.merchant.client.waitForLiveFinal(code, { intervalMs: 50, timeoutMs: 10_000 });
     expect(final.dataState).toBe("FINAL");
     expect(final.liveWatchSeconds).toBe(75);
     // The anonymous subject's open LIVE session was closed by the finalizer: never credited again.
     clock.advance(5);
     expect((await play("heartbeat", { playbackId: anon.body.playbackId, playing: true }, anonCookie)).body).toMatchObject({ creditedSeconds: 0, ended: true });
 
-    const [record] = (await merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 10 })).items as ViewerWatchRecord[];
+    const [record] = (await fixture.merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 10 })).items as ViewerWatchRecord[];
     expect(record).toMatchObject({ uid: a.uid, liveWatchSeconds: 45, replayWatchSeconds: 12, totalWatchSeconds: 57, sessionCount: 2, deviceTypes: ["DESKTOP", "TABLET"], protocols: ["HLS", "WEBRTC"] });
     expect(record).not.toHaveProperty("phone");
     // Admin finalize afterwards: idempotent, the first finalization time is kept.
-    const again = await api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
+    const again = await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
     expect(again.status).toBe(200);
     expect(Date.parse(again.body.finalizedAt)).toBeLessThanOrEqual(clock.now());
-    expect((await api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {})).body.finalizedAt).toBe(again.body.finalizedAt);
+    expect((await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {})).body.finalizedAt).toBe(again.body.finalizedAt);
   });
 
   it("the admin import and the playback API record the same facts into the same rollups", async () => {
@@ -164,14 +150,14 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
     const { body } = await play("start", { mode: "LIVE", protocol: "HLS", deviceType: "MOBILE" }, a.cookie);
     clock.advance(20);
     expect((await play("stop", { playbackId: body.playbackId, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 20, watchSeconds: 20, ended: true });
-    const imported = await api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, { subject: { uid: a.uid }, mode: "LIVE", watchSeconds: 40, deviceType: "DESKTOP", protocol: "WEBRTC" });
+    const imported = await fixture.api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, { subject: { uid: a.uid }, mode: "LIVE", watchSeconds: 40, deviceType: "DESKTOP", protocol: "WEBRTC" });
     expect(imported.status).toBe(201);
     const view = await overview(code, "LIVE");
     expect(view.registered).toEqual({ viewerCount: 1, sessionCount: 2, watchSeconds: 60 });
     addsUp(view);
     await live(code, "END");
-    expect((await api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {})).status).toBe(200);
-    const { items } = await merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "LIVE", sort: "LAST_WATCHED_DESC", pageSize: 5 });
+    expect((await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {})).status).toBe(200);
+    const { items } = await fixture.merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "LIVE", sort: "LAST_WATCHED_DESC", pageSize: 5 });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ uid: a.uid, liveWatchSeconds: 60, totalWatchSeconds: 60, sessionCount: 2, deviceTypes: ["DESKTOP", "MOBILE"], protocols: ["HLS", "WEBRTC"] });
   });
@@ -181,24 +167,24 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
     const code = await newWebinar();
     await live(code, "START");
     await live(code, "END");
-    await api.server.finalizer.runOnce();
+    await fixture.api.server.finalizer.runOnce();
     expect((await overview(code, "LIVE")).dataState).toBe("FINALIZING");
-    await api.close();
+    await fixture.api.close();
     // A new process (same database) before the grace is over: still FINALIZING; after it: FINAL.
     clock.advance(30);
-    api = await startTestServer(database, { ...WIDE_SKEW, WEBINAR_FINALIZE_GRACE_SECONDS: "60" }, { runtime: clock });
-    merchant = { ...merchant, client: api.client(merchant) };
-    await api.server.finalizer.runOnce();
+    fixture.api = await startTestServer(fixture.database, { ...WIDE_SKEW, WEBINAR_FINALIZE_GRACE_SECONDS: "60" }, { runtime: clock });
+    fixture.merchant = { ...fixture.merchant, client: fixture.api.client(fixture.merchant) };
+    await fixture.api.server.finalizer.runOnce();
     expect((await overview(code, "LIVE")).dataState).toBe("FINALIZING");
     clock.advance(31);
-    expect((await merchant.client.waitForLiveFinal(code, { intervalMs: 50, timeoutMs: 10_000 })).dataState).toBe("FINAL");
+    expect((await fixture.merchant.client.waitForLiveFinal(code, { intervalMs: 50, timeoutMs: 10_000 })).dataState).toBe("FINAL");
   });
 
   it("2,000 bulk-seeded viewers: every sort (ALL) and REPLAY pages with size 7 through every viewer exactly once, in order", async () => {
-    const owner = await api.newMerchant();
-    const { id: webinarId } = await database.handle.db.selectFrom("webinars").select("id").where("ticket_code", "=", owner.ticketCode).executeTakeFirstOrThrow();
+    const owner = await fixture.api.newMerchant();
+    const { id: webinarId } = await fixture.database.handle.db.selectFrom("webinars").select("id").where("ticket_code", "=", owner.ticketCode).executeTakeFirstOrThrow();
     const count = 2000;
-    await bulkSeedWatchData(database.handle.db, { merchantId: owner.merchantId, webinarId, count, externalPrefix: "seed-" });
+    await bulkSeedWatchData(fixture.database.handle.db, { merchantId: owner.merchantId, webinarId, count, externalPrefix: "seed-" });
     const viewers = Array.from({ length: count }, (_, i) => ({ ...seededViewer(i, { externalPrefix: "seed-" }), i }));
     const t0 = Date.parse("2026-11-21T08:00:00Z");
     const scoped = {
