@@ -14,6 +14,8 @@ export const DEFAULT_SKEW_THRESHOLD_SECONDS = 30;
 /** The offset between the server's clock and the local one, as learned from `Date` headers. */
 export class ClockSkew {
   #offsetMs = 0;
+  #lastDate: string | undefined;
+  #lastDateMs = Number.NaN;
   readonly #thresholdMs: number;
 
   constructor(thresholdSeconds: number = DEFAULT_SKEW_THRESHOLD_SECONDS) {
@@ -31,9 +33,13 @@ export class ClockSkew {
   /** Records the offset an answer reveals; a missing or unparsable `Date` header changes nothing. */
   learn(dateHeader: string | null, localNowMs: number): void {
     if (dateHeader === null) return;
-    const serverMs = Date.parse(dateHeader);
-    if (Number.isNaN(serverMs)) return;
-    this.#offsetMs = serverMs - localNowMs;
+    // Answers within one second carry the same `Date`; parse each value once.
+    if (dateHeader !== this.#lastDate) {
+      this.#lastDate = dateHeader;
+      this.#lastDateMs = Date.parse(dateHeader);
+    }
+    if (Number.isNaN(this.#lastDateMs)) return;
+    this.#offsetMs = this.#lastDateMs - localNowMs;
   }
 
   /** The correction to add to the local clock when signing: the offset once it exceeds the threshold, else 0. */

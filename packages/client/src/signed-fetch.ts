@@ -10,7 +10,7 @@ import type { ClockSkew } from "./clock-skew";
 import { readEnvelope, type Envelope } from "./envelope";
 import { WebinarConnectionError, WebinarTimeoutError, type WebinarError } from "./errors";
 import { BodyRecordingRequest, exactBodyBytes, recordedBodyBytes } from "./exact-body";
-import { emitLog, type RequestLogError, type RequestLogger } from "./request-log";
+import { emitLog, type RequestLogEntry, type RequestLogError, type RequestLogger } from "./request-log";
 import { retryAfterMs } from "./retry-after";
 import { backoffDelayMs, isRetryableAnswer, type RetryPolicy } from "./retry-policy";
 
@@ -74,6 +74,25 @@ function connectionError(error: unknown, attempt: number): WebinarConnectionErro
   }
   const detail = messageOf(cause) || messageOf(error) || String(error);
   return new WebinarConnectionError(`could not reach the server: ${detail}`, { reason: "network", cause: error, attempts: attempt });
+}
+
+/** The URL and the path to sign of the few URLs a client calls, parsed once each. */
+const targets = new Map<string, { href: string; path: string }>();
+const TARGETS_KEPT = 64;
+
+function requestTarget(requestUrl: string): { href: string; path: string } {
+  let target = targets.get(requestUrl);
+  if (target === undefined) {
+    const url = new URL(requestUrl);
+    if (url.search !== "" || url.hash !== "") {
+      throw new TypeError(`the request URL must have no query string or fragment (spec §4), got ${url.search}${url.hash}`);
+    }
+    // A client calls four paths under one base URL; the bound only matters to `client.raw` callers inventing paths.
+    if (targets.size >= TARGETS_KEPT) targets.clear();
+    target = { href: url.href, path: url.pathname };
+    targets.set(requestUrl, target);
+  }
+  return target;
 }
 
 function headerRecord(headers: Headers): Record<string, string> {
@@ -156,6 +175,9 @@ function attemptOnce(
   });
 }
 
+/** What a log entry says of an attempt's outcome; the rest of the entry is the same for every outcome. */
+type AttemptOutcome = Pick<RequestLogEntry, "status" | "requestId" | "error" | "retryInMs">;
+
 function answerLogError(status: number, envelope: Envelope | undefined): RequestLogError | undefined {
   if (envelope === undefined) return status >= 200 && status < 300 ? undefined : { name: "WebinarResponseError", message: `HTTP ${status}` };
   if (envelope.kind === "success") return undefined;
@@ -182,13 +204,10 @@ export function createSignedFetch(transport: SigningTransport, settings: CallSet
 async function sendSigned(transport: SigningTransport, settings: CallSettings, request: Request): Promise<Response> {
   const { apiKey, signer, clock, skew, logger } = transport;
   const { retry } = settings;
-  const url = new URL(request.url);
-  if (url.search !== "" || url.hash !== "") {
-    throw new TypeError(`the request URL must have no query string or fragment (spec §4), got ${url.search}${url.hash}`);
-  }
-  const path = url.pathname;
+  const { href, path } = requestTarget(request.url);
   const body = recordedBodyBytes(request) ?? (await exactBodyBytes(request));
-  const bodyHash = await signer.hashBody(body);
+  // node:crypto signs synchronously: no promise per step on the path every request takes.
+  const bodyHash = signer.sync === undefined ? await signer.hashBody(body) : signer.sync.hashBody(body);
   // The headers of every attempt, in the order they have always been sent: the request's own, then ours. The three
   // per-attempt values are filled into a copy of this template, which keeps its shape (adding the keys to each
   // copy instead costs more than all the rest of the headers' work together).
@@ -218,7 +237,8 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     const correction = skew?.correctionMs() ?? 0;
     const timestamp = unixTimestamp(() => clock() + correction);
     const nonce = transport.nonceSource();
-    const signature = await signer.sign(canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
+    const canonical = canonicalString({ apiKey, path, timestamp, nonce, bodyHash });
+    const signature = signer.sync === undefined ? await signer.sign(canonical) : signer.sync.sign(canonical);
     const headers: Record<string, string> = { ...headerTemplate };
     headers["x-timestamp"] = timestamp;
     headers["x-nonce"] = nonce;
@@ -226,14 +246,18 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     const remaining = deadline - clock();
     const limit = remaining < settings.timeoutMs ? { ms: Math.max(remaining, 0), phase: "deadline" as const } : { ms: settings.timeoutMs, phase: "attempt" as const };
     const started = performance.now();
-    const result = await attemptOnce(transport.fetch, url.href, { method: "POST", headers, body, redirect: "error" }, watchedSignal, limit, attempt, wantBody);
-    const entry = { method: "POST" as const, path, operationId: settings.operationId, attempt, durationMs: performance.now() - started };
+    const result = await attemptOnce(transport.fetch, href, { method: "POST", headers, body, redirect: "error" }, watchedSignal, limit, attempt, wantBody);
+    const durationMs = performance.now() - started;
+    // Entries are built only for a logger: with none, a call allocates nothing for logging.
+    const log = (outcome: AttemptOutcome): void => {
+      if (logger !== undefined) emitLog(logger, { method: "POST", path, operationId: settings.operationId, attempt, durationMs, ...outcome });
+    };
 
     if (!result.ok) {
       const { error } = result;
       const retryable = error instanceof WebinarTimeoutError ? error.phase === "attempt" : error.reason === "network";
       const retryInMs = retryable && countedAttempts < retry.maxAttempts ? plannedDelay(null, clock()) : undefined;
-      emitLog(logger, { ...entry, status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
+      log({ status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
       if (retryInMs === undefined) throw error;
       await transport.sleep(retryInMs, callerSignal);
       continue;
@@ -246,7 +270,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     if (status >= 300 && status < 400) {
       // Only a fetch that ignores `redirect: "error"` gets here; refuse the redirect all the same.
       const error = connectionError(new Error("unexpected redirect"), attempt);
-      emitLog(logger, { ...entry, status, requestId: undefined, error: failureLogError(error) });
+      log({ status, requestId: undefined, error: failureLogError(error) });
       throw error;
     }
     const envelope = result.body === undefined ? undefined : readEnvelope(status, result.body);
@@ -263,14 +287,10 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
         retryInMs = plannedDelay(response.headers.get("retry-after"), Number.isNaN(serverNow) ? clock() + (skew?.offsetMs ?? 0) : serverNow);
       }
     }
-    const error = answerLogError(status, envelope);
-    emitLog(logger, {
-      ...entry,
-      status,
-      requestId: envelope?.requestId,
-      ...(error === undefined ? {} : { error }),
-      ...(retryInMs === undefined ? {} : { retryInMs }),
-    });
+    if (logger !== undefined) {
+      const error = answerLogError(status, envelope);
+      log({ status, requestId: envelope?.requestId, ...(error === undefined ? {} : { error }), ...(retryInMs === undefined ? {} : { retryInMs }) });
+    }
     if (retryInMs === undefined) return finish(settings, response, result.body, envelope, attempt);
     if (retryInMs > 0) await transport.sleep(retryInMs, callerSignal);
   }

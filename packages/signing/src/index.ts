@@ -11,7 +11,7 @@ export { createNonce, isValidNonce } from "./nonce";
 export type { RandomSource } from "./nonce";
 export type { CryptoBackend, CryptoPreference } from "./crypto-backend";
 export { createSigner, sign } from "./sign";
-export type { Signer } from "./sign";
+export type { Signer, SyncSigner } from "./sign";
 export { signRequest } from "./sign-request";
 export type { SignedHeaders, SignedRequest, SignRequestInput } from "./sign-request";
 export { isWellFormedSignature } from "./signature-format";

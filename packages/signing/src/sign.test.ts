@@ -22,6 +22,14 @@ describe("sign", () => {
 
   it("auto picks node:crypto on Node", () => expect(createSigner("s3cret").backend).toBe("node"));
 
+  it.each(positiveVectors)("§5.2 createSigner(node).sync reproduces hash and signature of vector without promises: $name", (vector) => {
+    const sync = createSigner(vector.secret, "node").sync!;
+    expect(sync.hashBody(vector.body)).toBe(vector.bodyHash);
+    expect(sync.sign(vector.canonical)).toBe(vector.signature);
+  });
+
+  it("a Web Crypto signer has no synchronous methods", () => expect(createSigner("s3cret", "web").sync).toBeUndefined());
+
   it.each(negativeVectors)("§5.2 reproduces expectedSignature of negative vector: $name", async (vector) => {
     expect(await sign(vector.secret, vector.canonical)).toBe(vector.expectedSignature);
   });

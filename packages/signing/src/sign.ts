@@ -82,6 +82,17 @@ export interface Signer {
   sign(canonical: string): Promise<string>;
   /** Whether `signature` is the signature of `canonical`, like `verify`; constant-time comparison. */
   verify(canonical: string, signature: string): Promise<boolean>;
+  /**
+   * The same hashing and signing without promises, when the backend is node:crypto (which is synchronous);
+   * `undefined` on Web Crypto. For hot paths that sign many requests; the results are identical.
+   */
+  readonly sync: SyncSigner | undefined;
+}
+
+/** Synchronous {@link Signer} methods, available with the node:crypto backend. */
+export interface SyncSigner {
+  hashBody(body: RawBody): string;
+  sign(canonical: string): string;
 }
 
 /**
@@ -98,10 +109,16 @@ export function createSigner(secret: string, preference: CryptoPreference = "aut
   const nodeCrypto = chooseNodeCrypto(preference);
   let signCanonical: (canonical: string) => Promise<string>;
   let hashBody: (body: RawBody) => Promise<string>;
+  let sync: SyncSigner | undefined;
   if (nodeCrypto !== undefined) {
     const key = nodeCrypto.createSecretKey(encoder.encode(secret));
-    signCanonical = async (canonical) => nodeHmacHex(nodeCrypto, key, canonical);
-    hashBody = async (body) => nodeBodyHash(nodeCrypto, body);
+    const nodeSync: SyncSigner = {
+      hashBody: (body) => nodeBodyHash(nodeCrypto, body),
+      sign: (canonical) => nodeHmacHex(nodeCrypto, key, canonical),
+    };
+    sync = nodeSync;
+    signCanonical = async (canonical) => nodeSync.sign(canonical);
+    hashBody = async (body) => nodeSync.hashBody(body);
   } else {
     let key: Promise<CryptoKey> | undefined;
     signCanonical = async (canonical) => hmacHex(await (key ??= importHmacKey(secret)), canonical);
@@ -111,6 +128,7 @@ export function createSigner(secret: string, preference: CryptoPreference = "aut
     backend: nodeCrypto === undefined ? "web" : "node",
     hashBody,
     sign: signCanonical,
+    sync,
     async verify(canonical, signature) {
       if (!isWellFormedSignature(signature)) return false;
       return constantTimeEqual(await signCanonical(canonical), signature);
