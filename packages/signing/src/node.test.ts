@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { malformedSignatures } from "../test/malformed-signatures";
 import { negativeVectors, positiveVectors } from "../test/vectors";
@@ -20,6 +21,18 @@ describe("node:crypto path (@org/webinar-signing/node)", () => {
     expect(signSync(vector.secret, vector.canonical)).toBe(vector.expectedSignature);
     expect(verifySync(vector.secret, vector.canonical, vector.signature)).toBe(false);
     expect(verifySync(vector.secret, vector.canonical, vector.expectedSignature)).toBe(true);
+  });
+
+  it("keeps signing correctly with more secrets than it keeps keys for, each secret with its own key", () => {
+    const canonical = positiveVectors[0]!.canonical;
+    const secrets = Array.from({ length: 150 }, (_, index) => `secret-${index}-密钥`);
+    // Twice round, so the second pass meets secrets whose keys were evicted, then re-made.
+    for (const secret of [...secrets, ...secrets]) {
+      const expected = createHmac("sha256", Buffer.from(secret, "utf8")).update(canonical, "utf8").digest("hex");
+      expect(signSync(secret, canonical)).toBe(expected);
+      expect(verifySync(secret, canonical, expected)).toBe(true);
+    }
+    expect(signSync(secrets[0]!, canonical)).not.toBe(signSync(secrets[1]!, canonical));
   });
 
   it.each(malformedSignatures)("rejects a malformed signature: $rule", ({ signature }) => {

@@ -27,9 +27,28 @@ export function bodyHashSync(body: RawBody): string {
   return hash === undefined ? nodeCrypto.createHash("sha256").update(data).digest("hex") : hash("sha256", data, "hex");
 }
 
+/** Most secrets whose key objects are kept; a server verifies with a handful of keys, a client signs with one. */
+const NODE_KEY_CACHE_LIMIT = 64;
+const keyObjects = new Map<string, nodeCrypto.KeyObject>();
+
+/**
+ * The key object of a secret, made once: `createHmac` with a ready key skips converting the secret on every call,
+ * a tenth of the cost of an HMAC. The secret is raw text, its UTF-8 bytes are the key, never hex- or
+ * Base64-decoded (spec §5.2 step 4).
+ */
+function keyObjectOf(secret: string): nodeCrypto.KeyObject {
+  let key = keyObjects.get(secret);
+  if (key === undefined) {
+    key = nodeCrypto.createSecretKey(Buffer.from(secret, "utf8"));
+    // Oldest first out; a rotation or a changed secret leaves at most this many stale keys behind.
+    if (keyObjects.size >= NODE_KEY_CACHE_LIMIT) keyObjects.delete(keyObjects.keys().next().value!);
+    keyObjects.set(secret, key);
+  }
+  return key;
+}
+
 function hmacHex(secret: string, canonical: string): string {
-  // A string key is its UTF-8 bytes: the secret is raw text, never hex- or Base64-decoded (spec §5.2 step 4).
-  return nodeCrypto.createHmac("sha256", secret).update(canonical, "utf8").digest("hex");
+  return nodeCrypto.createHmac("sha256", keyObjectOf(secret)).update(canonical, "utf8").digest("hex");
 }
 
 /**

@@ -2,6 +2,8 @@
  * `pnpm --filter @org/webinar-validator bench`: prints what the verification pipeline costs. Never a test:
  * figures depend on the machine, so nothing here asserts a time.
  *
+ * Measures the built package (what users import; `pnpm bench` builds first).
+ *
  * 1. µs per verify + nonce + parse + validate of a typical upsert (memory nonce store, a unique nonce per
  *    request, requests signed beforehand), and its ratio to a bare `createHmac` over the same canonical string;
  * 2. express-openapi-validator validating the same body against the same spec, in the same run;
@@ -15,7 +17,7 @@ import { canonicalString } from "@org/webinar-signing";
 import { bodyHashSync, signSync, verifySync } from "@org/webinar-signing/node";
 import * as OpenApiValidator from "express-openapi-validator";
 import { loadSpec } from "../scripts/spec-schemas";
-import { createMemoryNonceStore, createRequestVerifier, parseAndValidate, type ApiKeyRecord, type IncomingRequest } from "../src/index";
+import { createMemoryNonceStore, createRequestVerifier, parseAndValidate, type ApiKeyRecord, type IncomingRequest } from "@org/webinar-validator";
 
 const ROUNDS = 5;
 const REQUESTS_PER_ROUND = 20_000;

@@ -70,7 +70,7 @@ describe("createMemoryNonceStore", () => {
     await expect(store.consume("key-b", "b2", time.now() + 100)).rejects.toBeInstanceOf(NonceStoreFullError);
   });
 
-  it("stays near the live set without a timer: each call sweeps expired entries", async () => {
+  it("stays near the live set without a timer: calls sweep expired entries in batches", async () => {
     const time = clock();
     const store = createMemoryNonceStore({ maxEntries: 100, now: time.now });
     // 1000 requests, each nonce living 10 ms, one request per ms: never more than ~10 live, so 100 suffice.

@@ -32,8 +32,10 @@ export class NonceStoreFullError extends Error {
 }
 
 const DEFAULT_MAX_ENTRIES = 100_000;
-// Expired entries dropped per call, so the map stays near the live set without a timer.
-const SWEEP_PER_CALL = 4;
+// Every SWEEP_EVERY calls, up to SWEEP_LIMIT expired entries of the key are dropped (4 per call on average), so the
+// map stays near the live set without a timer; sweeping in batches spares most calls the iterator it needs.
+const SWEEP_EVERY = 16;
+const SWEEP_LIMIT = 64;
 
 /**
  * An in-memory {@link NonceStore} for ONE process: tests, development, a single-instance deployment. Several
@@ -56,6 +58,7 @@ export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): N
   // so the first entries of a key are the first to expire; a global count keeps the bound.
   const byKey = new Map<string, Map<string, number>>();
   let size = 0;
+  let calls = 0;
 
   const sweep = (nonces: Map<string, number>, at: number, limit: number) => {
     let swept = 0;
@@ -91,7 +94,8 @@ export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): N
         nonces.delete(nonce);
         size -= 1;
       }
-      sweep(nonces, at, SWEEP_PER_CALL);
+      calls += 1;
+      if (calls % SWEEP_EVERY === 0) sweep(nonces, at, SWEEP_LIMIT);
       if (size >= maxEntries) {
         sweepAll(at);
         if (size >= maxEntries) {
