@@ -3,7 +3,8 @@
  * demo credentials over IPC and answers `cpu` with its `process.cpuUsage()`.
  */
 import { Writable } from "node:stream";
-import { loadConfig, startServer } from "../src/index";
+// The built package, as `pnpm start` runs it (`pnpm bench:server` builds first).
+import { loadConfig, startServer } from "@org/webinar-server";
 
 const server = await startServer(loadConfig(process.env), { stdout: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 process.send?.({ kind: "ready", url: server.url, demo: server.demo });

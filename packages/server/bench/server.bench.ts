@@ -8,9 +8,10 @@
  * keep-alive connections. Server CPU per request = the child's `process.cpuUsage()` delta (user + system) over
  * the measured phase divided by the requests served; PostgreSQL's own processes are not the server's CPU. The
  * request rate is compared with a bare node:http handler (bench/bare-process.ts) driven the same way in the
- * same run. Targets on PostgreSQL: upsert <= 150 µs, ticket <= 250 µs server CPU per request.
+ * same run. Targets on PostgreSQL: upsert <= 150 µs, ticket <= 250 µs server CPU per request. Beside them it prints
+ * the floors: the bare handler's CPU per request and one bare node-postgres query's client CPU.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -172,6 +173,18 @@ async function viewerUids(child: Child, demo: { apiKey: string; secret: string }
   return uids;
 }
 
+/** Client CPU of one bare node-postgres query (bench/pg-query-process.ts), for reading the server's figures. */
+function pgQueryFloor(label: string, databaseUrl: string): string {
+  const output = execFileSync(process.execPath, ["--import", "tsx", here("./pg-query-process.ts")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, CONCURRENCY: String(CONCURRENCY), MEASURED: String(MEASURED) },
+    encoding: "utf8",
+  });
+  const { cpuMicros } = JSON.parse(output) as { cpuMicros: number };
+  return `${label}: a bare node-postgres query costs its client ${cpuMicros.toFixed(0)} µs CPU`;
+}
+
+const floors: string[] = [];
+
 async function main(): Promise<void> {
   const figures: Figure[] = [];
   const bare = await startChild("./bare-process.ts", {});
@@ -197,6 +210,7 @@ async function main(): Promise<void> {
       try {
         const label = variant === "postgres" ? "postgres (tcp 127.0.0.1)" : "postgres (unix socket)";
         await benchStorage(label, { DATABASE_URL: urlOf(name), WEBINAR_SECRET_KEY: randomBytes(32).toString("hex") }, figures);
+        floors.push(pgQueryFloor(label, urlOf(name)));
       } finally {
         await admin.query(`drop database if exists "${name}" with (force)`);
       }
@@ -219,6 +233,9 @@ function report(bareFigure: Figure, figures: Figure[]): void {
   console.log(`\nconcurrency ${CONCURRENCY}, ${WARMUP} warm-up + ${MEASURED} measured requests per case, Node ${process.version}`);
   console.table(rows);
   console.log("targets on PostgreSQL: upsert <= 150 µs, ticket <= 250 µs server CPU per request");
+  // What no server can go below on this machine: answering HTTP at all, and one query through the driver.
+  console.log(`floors: the bare node:http handler costs ${bareFigure.cpuMicros.toFixed(0)} µs CPU per request`);
+  for (const floor of floors) console.log(`        ${floor}`);
   agent.destroy();
 }
 
