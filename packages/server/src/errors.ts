@@ -19,6 +19,8 @@ const serverOnlyStatus = {
   TICKET_CODE_TAKEN: 409,
   LIVE_TRANSITION_INVALID: 409,
   LIVE_NOT_ENDED: 409,
+  /** Admin import of a LIVE playback session after the webinar's live data became FINAL. */
+  LIVE_DATA_FINAL: 409,
   /** Watch-page playback API: no watch session and no anonymous subject. */
   PLAYBACK_UNAUTHORIZED: 401,
   /** Watch-page playback API: no such playback session of this viewer. */

@@ -11,7 +11,7 @@ import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
 import { systemRuntime, type Runtime } from "../src/runtime";
 import { bulkSeedWatchData, seededViewer } from "../src/watch-data/bulk-seed";
-import { creditedMillis } from "../src/watch/playback";
+import { creditedMillis, creditedSegment } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
 import { apiError, startTestServer, type TestServer } from "./support/harness";
@@ -162,6 +162,60 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
     expect(items[0]).toMatchObject({ uid: a.uid, liveWatchSeconds: 60, totalWatchSeconds: 60, sessionCount: 2, deviceTypes: ["DESKTOP", "MOBILE"], protocols: ["HLS", "WEBRTC"] });
   });
 
+  it("one viewer playing in two tabs at once is credited each moment once; another viewer is not affected", async () => {
+    clock.set(Date.now());
+    const code = await newWebinar();
+    const a = await watchSession(code, `tabs-${kind}-a`);
+    const b = await watchSession(code, `tabs-${kind}-b`);
+    await live(code, "START");
+    const tab1 = (await play("start", { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP" }, a.cookie)).body.playbackId as string;
+    const other = (await play("start", { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP" }, b.cookie)).body.playbackId as string;
+    clock.advance(5);
+    const tab2 = (await play("start", { mode: "LIVE", protocol: "WEBRTC", deviceType: "MOBILE" }, a.cookie)).body.playbackId as string;
+    clock.advance(10);
+    // t=15: tab 1 earns 0..15; tab 2's 5..15 was already credited to this viewer.
+    expect((await play("heartbeat", { playbackId: tab1, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 15, watchSeconds: 15 });
+    expect((await play("heartbeat", { playbackId: tab2, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 0, watchSeconds: 0 });
+    clock.advance(10);
+    // t=25: whichever tab reports first earns 15..25, the other nothing; tab 1 then pauses and tab 2 plays on alone.
+    expect((await play("heartbeat", { playbackId: tab2, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 10, watchSeconds: 10 });
+    expect((await play("stop", { playbackId: tab1, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 0, watchSeconds: 15 });
+    clock.advance(6);
+    expect((await play("stop", { playbackId: tab2, playing: true }, a.cookie)).body).toMatchObject({ creditedSeconds: 6, watchSeconds: 16 });
+    expect((await play("stop", { playbackId: other, playing: true }, b.cookie)).body).toMatchObject({ creditedSeconds: 30, watchSeconds: 30 });
+
+    const view = await overview(code, "LIVE");
+    expect(view.registered).toEqual({ viewerCount: 2, sessionCount: 3, watchSeconds: 31 + 30 });
+    addsUp(view);
+    await live(code, "END");
+    expect((await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {})).status).toBe(200);
+    const { items } = await fixture.merchant.client.queryViewerWatch({ ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 5, uids: [a.uid] });
+    expect(items).toEqual([expect.objectContaining({ uid: a.uid, liveWatchSeconds: 31, totalWatchSeconds: 31, sessionCount: 2 })]);
+  });
+
+  it("final live figures stay final: a LIVE import after finalization is refused with 409 LIVE_DATA_FINAL, REPLAY still recorded", async () => {
+    clock.set(Date.now());
+    const code = await newWebinar();
+    const a = await watchSession(code, `final-${kind}-a`);
+    await live(code, "START");
+    const imported = (mode: "LIVE" | "REPLAY") => fixture.api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, { subject: { uid: a.uid }, mode, watchSeconds: 40 });
+    expect((await imported("LIVE")).status).toBe(201);
+    await live(code, "END");
+    // FINALIZING: the backfill of the live is still accepted.
+    expect((await imported("LIVE")).status).toBe(201);
+    const finalized = await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
+    expect(finalized.status).toBe(200);
+    const before = await overview(code, "LIVE");
+    expect(before).toMatchObject({ dataState: "FINAL", liveWatchSeconds: 80 });
+
+    const refused = await imported("LIVE");
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: "LIVE_DATA_FINAL", details: { finalizedAt: finalized.body.finalizedAt } } } });
+    const after = await overview(code, "LIVE");
+    expect({ ...after, requestId: undefined }).toEqual({ ...before, requestId: undefined });
+    expect((await imported("REPLAY")).status).toBe(201);
+    expect((await overview(code, "REPLAY")).replayWatchSeconds).toBe(40);
+  });
+
   it("a restart in the middle of finalization resumes it from the database", async () => {
     clock.set(Date.now());
     const code = await newWebinar();
@@ -251,6 +305,12 @@ describe("creditedMillis (the crediting rule)", () => {
     ["a clock going backwards", 20_000, 10_000, true, open, 0],
   ])("%s", (_label, previous, now, playing, window, expected) => {
     expect(creditedMillis(previous, now, playing, window, 15)).toBe(expected);
+  });
+
+  it("a capped interval credits its last stretch: the time just before the heartbeat", () => {
+    expect(creditedSegment(0, 3_600_000, true, { from: -Infinity, until: Infinity }, 15)).toEqual({ from: 3_570_000, until: 3_600_000 });
+    expect(creditedSegment(0, 3_600_000, true, { from: -Infinity, until: 100_000 }, 15)).toEqual({ from: 70_000, until: 100_000 });
+    expect(creditedSegment(0, 10_000, false, { from: -Infinity, until: Infinity }, 15)).toBeUndefined();
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type { LiveAction, LiveStatus } from "../db/schema";
 import { ServiceError } from "../errors";
+import { rfc3339 } from "../tickets/issue";
 import { randomBase62 } from "../runtime";
 import { finalizeLockedWebinar } from "../watch-data/finalize";
 import type { AdminContext } from "./context";
@@ -76,6 +77,6 @@ export async function finalizeLiveData(ctx: AdminContext, ticketCode: string): P
       finalizedAt = new Date(ctx.runtime.now());
       await finalizeLockedWebinar(trx, webinar.id, finalizedAt, ctx.runtime);
     }
-    return { ticketCode, liveStatus: webinar.live_status, finalizedAt: new Date(finalizedAt).toISOString().replace(/\.\d{3}Z$/, "Z") };
+    return { ticketCode, liveStatus: webinar.live_status, finalizedAt: rfc3339(new Date(finalizedAt).getTime()) };
   });
 }

@@ -1,10 +1,12 @@
 /**
  * Playback-session import (admin `playback-sessions`): one finished session of a registered viewer or a system
- * anonymous subject, stored as recorded and folded into the watch statistics in the same transaction.
+ * anonymous subject, stored as recorded and folded into the watch statistics in the same transaction. Once live
+ * data is FINAL its figures never change (spec guide "Playback crediting"), so a LIVE session is then refused.
  */
 import type { PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62 } from "../runtime";
+import { rfc3339 } from "../tickets/issue";
 import type { AdminContext } from "./context";
 import { webinarIdByCode } from "./webinars";
 import { recordPlaybackSession } from "../watch-data/record-session";
@@ -31,8 +33,15 @@ export async function importPlaybackSession(ctx: AdminContext, ticketCode: strin
     if (viewer === undefined) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in the webinar's merchant");
   }
   const sessionId = `ps_${randomBase62(ctx.runtime, 20)}`;
-  await ctx.db.transaction().execute((trx) =>
-    recordPlaybackSession(trx, {
+  await ctx.db.transaction().execute(async (trx) => {
+    // Shared lock: the finalizer cannot mark live data final between this check and the insert.
+    const live = await trx.selectFrom("webinars").select("live_finalized_at").where("id", "=", webinar.id).forShare().executeTakeFirstOrThrow();
+    if (input.mode === "LIVE" && live.live_finalized_at !== null) {
+      throw new ServiceError("LIVE_DATA_FINAL", "live data of this webinar is final and no longer changes; LIVE sessions can no longer be recorded", {
+        finalizedAt: rfc3339(new Date(live.live_finalized_at).getTime()),
+      });
+    }
+    await recordPlaybackSession(trx, {
       id: sessionId,
       webinarId: webinar.id,
       merchantId: webinar.merchant_id,
@@ -44,7 +53,7 @@ export async function importPlaybackSession(ctx: AdminContext, ticketCode: strin
       protocol: input.protocol ?? null,
       startedAt,
       recordedAt: new Date(now),
-    }),
-  );
+    });
+  });
   return { sessionId };
 }

@@ -289,12 +289,25 @@ const liveFinalization: Migration = {
   },
 };
 
+/**
+ * One subject, one clock: a viewer playing in two tabs (or two devices) at once earns the wall-clock time once.
+ * `watch_subject_totals.credited_until` is the end of the latest time credited to the subject by heartbeats in
+ * the row's mode (rows of scope LIVE and REPLAY; ALL rows leave it null); a heartbeat credits only the part of
+ * its interval after it. Null: no heartbeat has credited the subject yet (imported sessions never set it).
+ */
+const subjectCreditWatermark: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table watch_subject_totals add column credited_until timestamptz`.execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
   "0002_issue_login_ticket_function": issueTicketFunction,
   "0003_watch_totals": watchTotals,
   "0004_live_finalization": liveFinalization,
+  "0005_subject_credit_watermark": subjectCreditWatermark,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

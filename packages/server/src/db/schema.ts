@@ -141,6 +141,8 @@ export interface WatchSubjectTotalsTable {
   last_watched_at: Timestamp;
   device_types: string[];
   protocols: string[];
+  /** End of the latest heartbeat credit in the row's mode (LIVE and REPLAY rows); see migration 0005. */
+  credited_until: ColumnType<Date | null, never, Date>;
 }
 
 /** Per webinar, scope and kind of subject, the counts of the overview. */

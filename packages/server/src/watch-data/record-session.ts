@@ -57,6 +57,11 @@ const addToTotals = statement<never>(`
     updated_at = greatest(w.updated_at, excluded.updated_at)
 `);
 
+/** The key of a subject's totals rows: `u:<uid>` for a registered viewer, `a:<anonymousId>` for an anonymous one. */
+function subjectKeyOf(session: { uid: number | null; anonymousId: string | null }): string {
+  return session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
+}
+
 export async function recordPlaybackSession(trx: Transaction<Database>, session: PlaybackSession): Promise<void> {
   await trx
     .insertInto("playback_sessions")
@@ -77,7 +82,7 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       credited_ms: session.watchSeconds * 1000,
     })
     .execute();
-  const subjectKey = session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
+  const subjectKey = subjectKeyOf(session);
   const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
   const live = session.mode === "LIVE" ? session.watchSeconds : 0;
   const replay = session.mode === "REPLAY" ? session.watchSeconds : 0;
@@ -127,7 +132,7 @@ export async function creditPlaybackSeconds(
   watchedUntil: Date,
   now: Date,
 ): Promise<void> {
-  const subjectKey = session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
+  const subjectKey = subjectKeyOf(session);
   const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
   const live = session.mode === "LIVE" ? seconds : 0;
   const replay = session.mode === "REPLAY" ? seconds : 0;
@@ -135,4 +140,35 @@ export async function creditPlaybackSeconds(
     await creditSubject(trx, [session.webinarId, scope, subjectKey, live, replay, watchedUntil]);
     await creditTotals(trx, [session.webinarId, scope, kind, seconds, now]);
   }
+}
+
+// $1 webinar, $2 scope (the session's mode), $3 subject key
+const lockSubjectWatermark = statement<{ credited_until: Date | null }>(`
+  select credited_until from watch_subject_totals where webinar_id = $1 and scope = $2 and subject_key = $3 for update
+`);
+
+// $1 webinar, $2 scope, $3 subject key, $4 new watermark
+const moveSubjectWatermark = statement<never>(`
+  update watch_subject_totals set credited_until = greatest(credited_until, $4::timestamptz)
+  where webinar_id = $1 and scope = $2 and subject_key = $3
+`);
+
+/**
+ * Claims the part of `segment` (epoch milliseconds) that no other session of the subject in this mode has been
+ * credited for, and returns its length in milliseconds: one subject earns wall-clock time once, however many
+ * tabs or devices play at the same time. Locks the subject's row of the mode first, the same first lock as
+ * {@link recordPlaybackSession} and {@link creditPlaybackSeconds}, so heartbeats of one subject run one at a time.
+ */
+export async function claimSubjectTime(
+  trx: Transaction<Database>,
+  session: { webinarId: string; uid: number | null; anonymousId: string | null; mode: PlaybackMode },
+  segment: { from: number; until: number },
+): Promise<number> {
+  const subjectKey = subjectKeyOf(session);
+  const [row] = await lockSubjectWatermark(trx, [session.webinarId, session.mode, subjectKey]);
+  const watermark = row?.credited_until == null ? -Infinity : new Date(row.credited_until).getTime();
+  const from = Math.max(segment.from, watermark);
+  if (segment.until <= from) return 0;
+  await moveSubjectWatermark(trx, [session.webinarId, session.mode, subjectKey, new Date(segment.until)]);
+  return segment.until - from;
 }

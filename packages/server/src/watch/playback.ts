@@ -10,6 +10,8 @@
  * - each heartbeat `{playbackId, playing}` credits, when `playing`, the time since the previous heartbeat (or the
  *   start), capped at twice the heartbeat interval, and only the part of it in which the mode was available:
  *   LIVE until the live's end, REPLAY from the live's end. Not playing: nothing is credited, the time still moves.
+ * - a subject playing in several sessions of one mode at once (two tabs, two devices) is credited each stretch of
+ *   time once: a heartbeat credits only what no other session of the subject was already credited for.
  * - stop `{playbackId, playing?}` is a last heartbeat (`playing` defaults to true) and closes the session.
  * - the finalizer closes open LIVE sessions at their last heartbeat; a closed session is never credited again.
  * Seconds are credited as whole seconds of the session's credited milliseconds, so no fraction is lost.
@@ -20,7 +22,7 @@ import type { Database, LiveStatus, PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
 import { hashToken } from "../tickets/token";
-import { creditPlaybackSeconds, recordPlaybackSession } from "../watch-data/record-session";
+import { claimSubjectTime, creditPlaybackSeconds, recordPlaybackSession } from "../watch-data/record-session";
 
 export const ANON_COOKIE = "webinar_anon";
 /** The interval the page is asked to send heartbeats at; credit per heartbeat is capped at twice it. */
@@ -136,13 +138,27 @@ function creditWindow(mode: PlaybackMode, live: WebinarLive): { from: number; un
   return live.live_status === "ENDED" ? { from: ended, until: Infinity } : { from: Infinity, until: -Infinity };
 }
 
-/** Milliseconds to credit for the interval since `previous` (pure: the rule itself, unit-testable). */
-export function creditedMillis(previous: number, now: number, playing: boolean, window: { from: number; until: number }, intervalSeconds: number): number {
-  if (!playing || now <= previous) return 0;
-  const from = Math.max(previous, window.from);
+/**
+ * The stretch of time (epoch milliseconds) a heartbeat credits for the interval since `previous`, or undefined:
+ * the part inside the mode's window, capped to its last twice-the-interval (pure: the rule itself, unit-testable).
+ */
+export function creditedSegment(
+  previous: number,
+  now: number,
+  playing: boolean,
+  window: { from: number; until: number },
+  intervalSeconds: number,
+): { from: number; until: number } | undefined {
+  if (!playing || now <= previous) return undefined;
   const until = Math.min(now, window.until);
-  if (until <= from) return 0;
-  return Math.min(until - from, 2 * intervalSeconds * 1000);
+  const from = Math.max(previous, window.from, until - 2 * intervalSeconds * 1000);
+  return until > from ? { from, until } : undefined;
+}
+
+/** Milliseconds a heartbeat credits for the interval since `previous`, before overlap with other sessions. */
+export function creditedMillis(previous: number, now: number, playing: boolean, window: { from: number; until: number }, intervalSeconds: number): number {
+  const segment = creditedSegment(previous, now, playing, window, intervalSeconds);
+  return segment === undefined ? 0 : segment.until - segment.from;
 }
 
 export async function startPlayback(
@@ -214,7 +230,10 @@ export async function heartbeatPlayback(
     const now = deps.runtime.now();
     const previous = new Date(session.last_activity_at).getTime();
     const window = creditWindow(session.mode, live!);
-    const millis = creditedMillis(previous, now, playing !== false, window, interval);
+    const subject = { webinarId: session.webinar_id, uid: session.uid, anonymousId: session.anonymous_id, mode: session.mode };
+    const segment = creditedSegment(previous, now, playing !== false, window, interval);
+    // Time another session of the same subject and mode was already credited for is not credited again.
+    const millis = segment === undefined ? 0 : await claimSubjectTime(trx, subject, segment);
     const creditedAfter = creditedBefore + millis;
     const seconds = Math.floor(creditedAfter / 1000) - Math.floor(creditedBefore / 1000);
     const nowDate = new Date(Math.max(now, previous));
@@ -230,7 +249,7 @@ export async function heartbeatPlayback(
       .execute();
     if (seconds > 0) {
       const watchedUntil = new Date(Math.min(nowDate.getTime(), window.until));
-      await creditPlaybackSeconds(trx, { webinarId: session.webinar_id, uid: session.uid, anonymousId: session.anonymous_id, mode: session.mode }, seconds, watchedUntil, nowDate);
+      await creditPlaybackSeconds(trx, subject, seconds, watchedUntil, nowDate);
     }
     return { playbackId, creditedSeconds: seconds, watchSeconds: Math.floor(creditedAfter / 1000), ended: close };
   });
