@@ -4,7 +4,7 @@ import { defineConfig } from "tsup";
 // shims: the generated validators load ajv-formats lazily with createRequire(import.meta.url), which tsup's shim
 // turns into the file's own URL in the CommonJS build.
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/contract.ts"],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,

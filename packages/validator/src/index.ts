@@ -2,7 +2,7 @@
  * Server-side verification for the Webinar Open API: precompiled ajv validators generated from
  * spec/openapi.yaml, the signed-request pipeline of spec §5 (signature, timestamp, nonce, merchant status,
  * CORS), body parsing and validation of §4, and adapters for node:http, Express, Fastify and Web `Request`
- * (Hono, Workers, Next.js).
+ * (Hono, Workers, Next.js). Response validation for contract tests is `@org/webinar-validator/contract`.
  *
  * @example
  * import { createMemoryNonceStore, createRequestVerifier, webinarExpress } from "@org/webinar-validator";
@@ -28,8 +28,6 @@ export type { RequestHeaders } from "./request-headers";
 export { MAX_REPORTED_ISSUES, parseAndValidate } from "./parse-and-validate";
 export type { ParseResult } from "./parse-and-validate";
 export type { ValidationIssue } from "./error-envelope";
-export { validateResponse } from "./validate-response";
-export type { ResponseValidation } from "./validate-response";
 
 export { createMemoryNonceStore, NonceStoreFullError } from "./nonce-store";
 export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";
@@ -45,4 +43,4 @@ export type { ExpressLikeMiddleware, ExpressLikeRequest } from "./adapters/expre
 export { webinarFastify } from "./adapters/fastify";
 export type { FastifyLikeInstance, FastifyLikePlugin, FastifyLikeReply, FastifyLikeRequest } from "./adapters/fastify";
 
-export { specSha256 } from "./validators.gen.js";
+export { specSha256 } from "./request-validators.gen.js";

@@ -10,7 +10,7 @@
  */
 import type { ErrorCode, OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
-import { errorCodeOverrides, requestValidators, type GeneratedValidationError } from "./validators.gen.js";
+import { errorCodeOverrides, requestValidators, type GeneratedValidationError } from "./request-validators.gen.js";
 
 /** A request-body issue and the error code it answers. */
 export interface CodedIssue extends ValidationIssue {

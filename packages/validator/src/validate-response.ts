@@ -5,7 +5,8 @@
 import type { OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
 import { toValidationIssue } from "./request-schema";
-import { responseValidators, type GeneratedValidator } from "./validators.gen.js";
+import type { GeneratedValidator } from "./request-validators.gen.js";
+import { responseValidators } from "./response-validators.gen.js";
 
 /** The outcome of {@link validateResponse}. */
 export type ResponseValidation = { valid: true } | { valid: false; errors: ValidationIssue[] };

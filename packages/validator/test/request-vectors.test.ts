@@ -8,7 +8,7 @@ import { parseAndValidate } from "../src/index";
 import { describe, expect, it } from "vitest";
 import { renderRequestVectors, requestVectorsFolder } from "../scripts/request-vectors";
 import { buildSpecSchemas, createSpecAjv } from "../scripts/spec-schemas";
-import { requestValidators } from "../src/validators.gen.js";
+import { requestValidators } from "../src/request-validators.gen.js";
 import { loadRequestVectors, operationIds, vectorBytes } from "./support/request-matrix";
 
 const cases = operationIds.flatMap((operationId) => loadRequestVectors(operationId).map((vector) => [operationId, vector.description, vector] as const));

@@ -6,7 +6,7 @@
  * asserts the list is empty after every test.
  */
 import { operations, type OperationId } from "@org/webinar-types";
-import { validateResponse } from "@org/webinar-validator";
+import { validateResponse } from "@org/webinar-validator/contract";
 
 const operationByPath = new Map<string, OperationId>(Object.entries(operations).map(([id, operation]) => [operation.path, id as OperationId]));
 

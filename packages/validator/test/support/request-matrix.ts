@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { operations, type ErrorCode, type OperationId } from "@org/webinar-types";
-import { validateResponse } from "../../src/index";
+import { validateResponse } from "../../src/contract";
 import {
   ACTIVE,
   ACTIVE_OTHER_MERCHANT,

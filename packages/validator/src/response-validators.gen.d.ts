@@ -2,26 +2,10 @@
 // spec sha256: fddbf0f17232c1c7463470d6a99d2be258a044f2ba4a828f335fddf3f32f5731
 // Do not edit: change the spec and run `pnpm generate`.
 
-/** An error as ajv reports it. */
-export interface GeneratedValidationError {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-/** A precompiled ajv validator: returns whether `data` is valid and leaves the errors on `errors`. */
-export interface GeneratedValidator {
-  (data: unknown): boolean;
-  errors?: GeneratedValidationError[] | null;
-}
+import type { GeneratedValidator } from "./request-validators.gen.js";
 
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
 export declare const specSha256: string;
-
-/** Request-body validator of each operation. */
-export declare const requestValidators: { readonly [operationId in "upsertViewer" | "issueLoginTicket" | "getWatchOverview" | "queryViewerWatch"]: GeneratedValidator };
 
 /** Response-body validator of each operation by HTTP status; error statuses accept only their x-error-codes. */
 export declare const responseValidators: {
@@ -30,6 +14,3 @@ export declare const responseValidators: {
   readonly getWatchOverview: { readonly [status in "200" | "400" | "401" | "403" | "404" | "409" | "500" | "503"]: GeneratedValidator };
   readonly queryViewerWatch: { readonly [status in "200" | "400" | "401" | "403" | "404" | "409" | "500" | "503"]: GeneratedValidator };
 };
-
-/** Per operation: request property (JSON pointer) -> the code its own constraints answer (x-error-code). */
-export declare const errorCodeOverrides: { readonly [operationId in "upsertViewer" | "issueLoginTicket" | "getWatchOverview" | "queryViewerWatch"]: Readonly<Record<string, string>> };

@@ -4,9 +4,8 @@
 /* eslint-disable */
 let formatTable;
 /**
- * ajv-formats' format table, loaded on first use: only response schemas use formats (date-time, uri), so
- * request validation, the server's hot path, never pays for loading it, and a runtime without node:module
- * can still load this file.
+ * ajv-formats' format table, loaded on first use, so a runtime without node:module can still load this file as
+ * long as no format is checked.
  */
 function formats() {
   if (formatTable === undefined) {
@@ -33,190 +32,19 @@ function ucs2length(str) {
   return length;
 }
 
-export const request_upsertViewer = validate22;
-const schema33 = {"type":"object","additionalProperties":false,"required":["externalUserId"],"properties":{"externalUserId":{"$ref":"urn:webinar-open-api:components#/$defs/ExternalUserId"},"phone":{"type":"string","pattern":"^(?:1[3-9][0-9]{9}|\\s*)$","description":"Mainland-China mobile number: `1`, then a digit 3-9, then 9 digits. May rebind to a number not\nused by another viewer of the merchant. Omitted, empty or whitespace-only keeps the old value.\n`null` is rejected with 400 `REQUEST_INVALID`: a bound phone cannot be cleared.\n","examples":["13800138000"]},"displayName":{"type":["string","null"],"minLength":1,"maxLength":80,"pattern":"^[^\\p{Cc}\\u2028\\u2029]*[^\\s\\p{Cc}\\u2028\\u2029][^\\p{Cc}\\u2028\\u2029]*$","description":"Omitted keeps the current name; `null` clears it. A string is trimmed, must then be non-empty and\nat most 80 Unicode characters, with no control characters or line breaks. May be\ncontent-moderated (400 `CONTENT_SENSITIVE`).\n","examples":["张三"]}}};
-const schema34 = {"type":"string","minLength":1,"maxLength":191,"pattern":"\\S","description":"Stable user id in your own system. Trimmed (leading and trailing white space removed) before use;\nmust then be non-empty and at most 191 Unicode characters. Case-sensitive; unique per merchant.\n","examples":["crm-000123"]};
+export const response_upsertViewer_200 = validate26;
+const schema47 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/UpsertViewerResult"}}};
+const schema48 = {"type":"string","minLength":1,"description":"Trace id of the request; quote it when contacting the operator.","examples":["req_01J9ZC4T7W"]};
 const func1 = ucs2length;
-const pattern4 = new RegExp("\\S", "u");
-const pattern5 = new RegExp("^(?:1[3-9][0-9]{9}|\\s*)$", "u");
-const pattern6 = new RegExp("^[^\\p{Cc}\\u2028\\u2029]*[^\\s\\p{Cc}\\u2028\\u2029][^\\p{Cc}\\u2028\\u2029]*$", "u");
+const schema49 = {"type":"object","additionalProperties":false,"required":["viewer","created"],"properties":{"viewer":{"$ref":"urn:webinar-open-api:components#/$defs/Viewer"},"created":{"type":"boolean","description":"True only when this call created the viewer; false when an existing viewer is returned or updated."}}};
+const schema50 = {"type":"object","additionalProperties":false,"required":["uid","externalUserId","phone","displayName"],"properties":{"uid":{"$ref":"urn:webinar-open-api:components#/$defs/Uid"},"externalUserId":{"type":"string","minLength":1,"maxLength":191,"description":"Trimmed, case-sensitive, unique within the merchant."},"phone":{"type":["string","null"],"pattern":"^1[3-9][0-9]{9}$","description":"The bound mobile number, or null when none is bound."},"displayName":{"type":["string","null"],"minLength":1,"maxLength":80,"description":"The display name, or null when unset."}}};
+const schema36 = {"type":"integer","minimum":10000,"maximum":9999999,"description":"Numeric viewer number, unique within one merchant.","examples":[4821937]};
+const pattern10 = new RegExp("^1[3-9][0-9]{9}$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.externalUserId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "externalUserId"},message:"must have required property '"+"externalUserId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "externalUserId") || (key0 === "phone")) || (key0 === "displayName"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.externalUserId !== undefined){
-let data0 = data.externalUserId;
-if(typeof data0 === "string"){
-if(func1(data0) > 191){
-const err2 = {instancePath:instancePath+"/externalUserId",schemaPath:"urn:webinar-open-api:components#/$defs/ExternalUserId/maxLength",keyword:"maxLength",params:{limit: 191},message:"must NOT have more than 191 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/externalUserId",schemaPath:"urn:webinar-open-api:components#/$defs/ExternalUserId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!pattern4.test(data0)){
-const err4 = {instancePath:instancePath+"/externalUserId",schemaPath:"urn:webinar-open-api:components#/$defs/ExternalUserId/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/externalUserId",schemaPath:"urn:webinar-open-api:components#/$defs/ExternalUserId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.phone !== undefined){
-let data1 = data.phone;
-if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
-const err6 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^(?:1[3-9][0-9]{9}|\\s*)$"},message:"must match pattern \""+"^(?:1[3-9][0-9]{9}|\\s*)$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.displayName !== undefined){
-let data2 = data.displayName;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/type",keyword:"type",params:{type: schema33.properties.displayName.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(func1(data2) > 80){
-const err9 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(func1(data2) < 1){
-const err10 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(!pattern6.test(data2)){
-const err11 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/pattern",keyword:"pattern",params:{pattern: "^[^\\p{Cc}\\u2028\\u2029]*[^\\s\\p{Cc}\\u2028\\u2029][^\\p{Cc}\\u2028\\u2029]*$"},message:"must match pattern \""+"^[^\\p{Cc}\\u2028\\u2029]*[^\\s\\p{Cc}\\u2028\\u2029][^\\p{Cc}\\u2028\\u2029]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_upsertViewer_200 = validate23;
-const schema35 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/UpsertViewerResult"}}};
-const schema36 = {"type":"string","minLength":1,"description":"Trace id of the request; quote it when contacting the operator.","examples":["req_01J9ZC4T7W"]};
-const schema37 = {"type":"object","additionalProperties":false,"required":["viewer","created"],"properties":{"viewer":{"$ref":"urn:webinar-open-api:components#/$defs/Viewer"},"created":{"type":"boolean","description":"True only when this call created the viewer; false when an existing viewer is returned or updated."}}};
-const schema38 = {"type":"object","additionalProperties":false,"required":["uid","externalUserId","phone","displayName"],"properties":{"uid":{"$ref":"urn:webinar-open-api:components#/$defs/Uid"},"externalUserId":{"type":"string","minLength":1,"maxLength":191,"description":"Trimmed, case-sensitive, unique within the merchant."},"phone":{"type":["string","null"],"pattern":"^1[3-9][0-9]{9}$","description":"The bound mobile number, or null when none is bound."},"displayName":{"type":["string","null"],"minLength":1,"maxLength":80,"description":"The display name, or null when unset."}}};
-const schema39 = {"type":"integer","minimum":10000,"maximum":9999999,"description":"Numeric viewer number, unique within one merchant.","examples":[4821937]};
-const pattern7 = new RegExp("^1[3-9][0-9]{9}$", "u");
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -349,7 +177,7 @@ errors++;
 if(data.phone !== undefined){
 let data2 = data.phone;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema38.properties.phone.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema50.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -359,7 +187,7 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data2 === "string"){
-if(!pattern7.test(data2)){
+if(!pattern10.test(data2)){
 const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^1[3-9][0-9]{9}$"},message:"must match pattern \""+"^1[3-9][0-9]{9}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -374,7 +202,7 @@ errors++;
 if(data.displayName !== undefined){
 let data3 = data.displayName;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/type",keyword:"type",params:{type: schema38.properties.displayName.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/type",keyword:"type",params:{type: schema50.properties.displayName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -417,16 +245,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -467,8 +295,8 @@ errors++;
 }
 }
 if(data.viewer !== undefined){
-if(!(validate25(data.viewer, {instancePath:instancePath+"/viewer",parentData:data,parentDataProperty:"viewer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate28(data.viewer, {instancePath:instancePath+"/viewer",parentData:data,parentDataProperty:"viewer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
@@ -495,16 +323,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -570,8 +398,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate24(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+if(!(validate27(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 }
@@ -586,21 +414,21 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_400 = validate28;
-const schema40 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID","CONTENT_SENSITIVE"]}}}}};
-const schema41 = {"type":"object","additionalProperties":false,"required":["requestId","error"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"error":{"$ref":"urn:webinar-open-api:components#/$defs/ErrorBody"}}};
-const schema43 = {"type":"object","additionalProperties":false,"required":["code","message"],"properties":{"code":{"$ref":"urn:webinar-open-api:components#/$defs/ErrorCode"},"message":{"type":"string","description":"Human-readable text. Do not branch on it."},"details":{"type":"object","description":"Optional machine-readable details, for example `errors` (each offending field's JSON pointer and rule) or `matches` of `CONTENT_SENSITIVE`.","additionalProperties":true}}};
-const schema44 = {"type":"string","description":"Machine-readable error code. Clients branch on this, never on `message`. `x-httpStatus` gives each\ncode's HTTP status and `x-retry` whether a client may retry it (`never`, `backoff` or `poll`).\n","enum":["REQUEST_INVALID","OPEN_API_UNAUTHORIZED","ORIGIN_FORBIDDEN","TENANT_SUSPENDED","OPEN_API_REPLAYED","INTERNAL_ERROR","AUTH_DEPENDENCY_UNAVAILABLE","CONTENT_SENSITIVE","CONTENT_MODERATION_UNAVAILABLE","VIEWER_IDENTITY_CONFLICT","VIEWER_UID_EXHAUSTED","VIEWER_NOT_FOUND","WEBINAR_NOT_FOUND","PUBLIC_METADATA_UNAVAILABLE","VIEWER_DOMAIN_UNAVAILABLE","WATCH_REQUEST_INVALID","WATCH_DATA_NOT_FINAL","WATCH_DATA_UNAVAILABLE"],"x-enumDescriptions":{"REQUEST_INVALID":"Missing or duplicated signature header, invalid nonce, unknown JSON field, body over limit, or a parameter violating its constraints.","OPEN_API_UNAUTHORIZED":"Key missing or revoked, signature mismatch, clock skew over the limit, or non-canonical path.","ORIGIN_FORBIDDEN":"Browser call from an origin not allowed by the cross-origin configuration.","TENANT_SUSPENDED":"The merchant is suspended.","OPEN_API_REPLAYED":"The nonce was already used.","INTERNAL_ERROR":"Unexpected server error.","AUTH_DEPENDENCY_UNAVAILABLE":"Authentication, viewer storage or ticket dependency temporarily unavailable.","CONTENT_SENSITIVE":"The display name was rejected by moderation; `details.matches` may be present.","CONTENT_MODERATION_UNAVAILABLE":"The enabled moderation service is unavailable.","VIEWER_IDENTITY_CONFLICT":"The phone is held by another viewer of the merchant.","VIEWER_UID_EXHAUSTED":"The merchant's UID capacity is reached.","VIEWER_NOT_FOUND":"The UID is missing or not of the merchant.","WEBINAR_NOT_FOUND":"The webinar code is missing or not of the merchant; ticket issuing also requires a published webinar.","PUBLIC_METADATA_UNAVAILABLE":"Webinar metadata unavailable.","VIEWER_DOMAIN_UNAVAILABLE":"The watch domain or its mapping is unavailable.","WATCH_REQUEST_INVALID":"Id filters combined above 300, or a cursor too long or not matching the query.","WATCH_DATA_NOT_FINAL":"The query includes live data not yet finalized.","WATCH_DATA_UNAVAILABLE":"Store or real-time aggregate unavailable or integrity check failed; not zero watch data."},"x-httpStatus":{"REQUEST_INVALID":400,"OPEN_API_UNAUTHORIZED":401,"ORIGIN_FORBIDDEN":403,"TENANT_SUSPENDED":403,"OPEN_API_REPLAYED":409,"INTERNAL_ERROR":500,"AUTH_DEPENDENCY_UNAVAILABLE":503,"CONTENT_SENSITIVE":400,"CONTENT_MODERATION_UNAVAILABLE":503,"VIEWER_IDENTITY_CONFLICT":409,"VIEWER_UID_EXHAUSTED":409,"VIEWER_NOT_FOUND":404,"WEBINAR_NOT_FOUND":404,"PUBLIC_METADATA_UNAVAILABLE":503,"VIEWER_DOMAIN_UNAVAILABLE":503,"WATCH_REQUEST_INVALID":400,"WATCH_DATA_NOT_FINAL":409,"WATCH_DATA_UNAVAILABLE":503},"x-retry":{"REQUEST_INVALID":"never","OPEN_API_UNAUTHORIZED":"never","ORIGIN_FORBIDDEN":"never","TENANT_SUSPENDED":"never","OPEN_API_REPLAYED":"never","INTERNAL_ERROR":"backoff","AUTH_DEPENDENCY_UNAVAILABLE":"backoff","CONTENT_SENSITIVE":"never","CONTENT_MODERATION_UNAVAILABLE":"backoff","VIEWER_IDENTITY_CONFLICT":"never","VIEWER_UID_EXHAUSTED":"never","VIEWER_NOT_FOUND":"never","WEBINAR_NOT_FOUND":"never","PUBLIC_METADATA_UNAVAILABLE":"backoff","VIEWER_DOMAIN_UNAVAILABLE":"backoff","WATCH_REQUEST_INVALID":"never","WATCH_DATA_NOT_FINAL":"poll","WATCH_DATA_UNAVAILABLE":"backoff"}};
+export const response_upsertViewer_400 = validate31;
+const schema52 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID","CONTENT_SENSITIVE"]}}}}};
+const schema53 = {"type":"object","additionalProperties":false,"required":["requestId","error"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"error":{"$ref":"urn:webinar-open-api:components#/$defs/ErrorBody"}}};
+const schema55 = {"type":"object","additionalProperties":false,"required":["code","message"],"properties":{"code":{"$ref":"urn:webinar-open-api:components#/$defs/ErrorCode"},"message":{"type":"string","description":"Human-readable text. Do not branch on it."},"details":{"type":"object","description":"Optional machine-readable details, for example `errors` (each offending field's JSON pointer and rule) or `matches` of `CONTENT_SENSITIVE`.","additionalProperties":true}}};
+const schema56 = {"type":"string","description":"Machine-readable error code. Clients branch on this, never on `message`. `x-httpStatus` gives each\ncode's HTTP status and `x-retry` whether a client may retry it (`never`, `backoff` or `poll`).\n","enum":["REQUEST_INVALID","OPEN_API_UNAUTHORIZED","ORIGIN_FORBIDDEN","TENANT_SUSPENDED","OPEN_API_REPLAYED","INTERNAL_ERROR","AUTH_DEPENDENCY_UNAVAILABLE","CONTENT_SENSITIVE","CONTENT_MODERATION_UNAVAILABLE","VIEWER_IDENTITY_CONFLICT","VIEWER_UID_EXHAUSTED","VIEWER_NOT_FOUND","WEBINAR_NOT_FOUND","PUBLIC_METADATA_UNAVAILABLE","VIEWER_DOMAIN_UNAVAILABLE","WATCH_REQUEST_INVALID","WATCH_DATA_NOT_FINAL","WATCH_DATA_UNAVAILABLE"],"x-enumDescriptions":{"REQUEST_INVALID":"Missing or duplicated signature header, invalid nonce, unknown JSON field, body over limit, or a parameter violating its constraints.","OPEN_API_UNAUTHORIZED":"Key missing or revoked, signature mismatch, clock skew over the limit, or non-canonical path.","ORIGIN_FORBIDDEN":"Browser call from an origin not allowed by the cross-origin configuration.","TENANT_SUSPENDED":"The merchant is suspended.","OPEN_API_REPLAYED":"The nonce was already used.","INTERNAL_ERROR":"Unexpected server error.","AUTH_DEPENDENCY_UNAVAILABLE":"Authentication, viewer storage or ticket dependency temporarily unavailable.","CONTENT_SENSITIVE":"The display name was rejected by moderation; `details.matches` may be present.","CONTENT_MODERATION_UNAVAILABLE":"The enabled moderation service is unavailable.","VIEWER_IDENTITY_CONFLICT":"The phone is held by another viewer of the merchant.","VIEWER_UID_EXHAUSTED":"The merchant's UID capacity is reached.","VIEWER_NOT_FOUND":"The UID is missing or not of the merchant.","WEBINAR_NOT_FOUND":"The webinar code is missing or not of the merchant; ticket issuing also requires a published webinar.","PUBLIC_METADATA_UNAVAILABLE":"Webinar metadata unavailable.","VIEWER_DOMAIN_UNAVAILABLE":"The watch domain or its mapping is unavailable.","WATCH_REQUEST_INVALID":"Id filters combined above 300, or a cursor too long or not matching the query.","WATCH_DATA_NOT_FINAL":"The query includes live data not yet finalized.","WATCH_DATA_UNAVAILABLE":"Store or real-time aggregate unavailable or integrity check failed; not zero watch data."},"x-httpStatus":{"REQUEST_INVALID":400,"OPEN_API_UNAUTHORIZED":401,"ORIGIN_FORBIDDEN":403,"TENANT_SUSPENDED":403,"OPEN_API_REPLAYED":409,"INTERNAL_ERROR":500,"AUTH_DEPENDENCY_UNAVAILABLE":503,"CONTENT_SENSITIVE":400,"CONTENT_MODERATION_UNAVAILABLE":503,"VIEWER_IDENTITY_CONFLICT":409,"VIEWER_UID_EXHAUSTED":409,"VIEWER_NOT_FOUND":404,"WEBINAR_NOT_FOUND":404,"PUBLIC_METADATA_UNAVAILABLE":503,"VIEWER_DOMAIN_UNAVAILABLE":503,"WATCH_REQUEST_INVALID":400,"WATCH_DATA_NOT_FINAL":409,"WATCH_DATA_UNAVAILABLE":503},"x-retry":{"REQUEST_INVALID":"never","OPEN_API_UNAUTHORIZED":"never","ORIGIN_FORBIDDEN":"never","TENANT_SUSPENDED":"never","OPEN_API_REPLAYED":"never","INTERNAL_ERROR":"backoff","AUTH_DEPENDENCY_UNAVAILABLE":"backoff","CONTENT_SENSITIVE":"never","CONTENT_MODERATION_UNAVAILABLE":"backoff","VIEWER_IDENTITY_CONFLICT":"never","VIEWER_UID_EXHAUSTED":"never","VIEWER_NOT_FOUND":"never","WEBINAR_NOT_FOUND":"never","PUBLIC_METADATA_UNAVAILABLE":"backoff","VIEWER_DOMAIN_UNAVAILABLE":"backoff","WATCH_REQUEST_INVALID":"never","WATCH_DATA_NOT_FINAL":"poll","WATCH_DATA_UNAVAILABLE":"backoff"}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -653,7 +481,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((((((((((((data0 === "REQUEST_INVALID") || (data0 === "OPEN_API_UNAUTHORIZED")) || (data0 === "ORIGIN_FORBIDDEN")) || (data0 === "TENANT_SUSPENDED")) || (data0 === "OPEN_API_REPLAYED")) || (data0 === "INTERNAL_ERROR")) || (data0 === "AUTH_DEPENDENCY_UNAVAILABLE")) || (data0 === "CONTENT_SENSITIVE")) || (data0 === "CONTENT_MODERATION_UNAVAILABLE")) || (data0 === "VIEWER_IDENTITY_CONFLICT")) || (data0 === "VIEWER_UID_EXHAUSTED")) || (data0 === "VIEWER_NOT_FOUND")) || (data0 === "WEBINAR_NOT_FOUND")) || (data0 === "PUBLIC_METADATA_UNAVAILABLE")) || (data0 === "VIEWER_DOMAIN_UNAVAILABLE")) || (data0 === "WATCH_REQUEST_INVALID")) || (data0 === "WATCH_DATA_NOT_FINAL")) || (data0 === "WATCH_DATA_UNAVAILABLE"))){
-const err4 = {instancePath:instancePath+"/code",schemaPath:"urn:webinar-open-api:components#/$defs/ErrorCode/enum",keyword:"enum",params:{allowedValues: schema44.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/code",schemaPath:"urn:webinar-open-api:components#/$defs/ErrorCode/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -701,16 +529,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -776,8 +604,8 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate30(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate33(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -792,24 +620,24 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -819,7 +647,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 let data1 = data0.code;
 if(!((data1 === "REQUEST_INVALID") || (data1 === "CONTENT_SENSITIVE"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema40.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema52.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -852,26 +680,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_401 = validate33;
-const schema45 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
+export const response_upsertViewer_401 = validate36;
+const schema57 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -880,7 +708,7 @@ let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 if(!(data0.code === "OPEN_API_UNAUTHORIZED")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema45.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema57.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -913,26 +741,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_403 = validate35;
-const schema46 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
+export const response_upsertViewer_403 = validate38;
+const schema58 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -942,7 +770,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 let data1 = data0.code;
 if(!((data1 === "ORIGIN_FORBIDDEN") || (data1 === "TENANT_SUSPENDED"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema46.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema58.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -975,26 +803,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_409 = validate37;
-const schema47 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED","VIEWER_IDENTITY_CONFLICT","VIEWER_UID_EXHAUSTED"]}}}}};
+export const response_upsertViewer_409 = validate40;
+const schema59 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED","VIEWER_IDENTITY_CONFLICT","VIEWER_UID_EXHAUSTED"]}}}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1004,7 +832,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 let data1 = data0.code;
 if(!(((data1 === "OPEN_API_REPLAYED") || (data1 === "VIEWER_IDENTITY_CONFLICT")) || (data1 === "VIEWER_UID_EXHAUSTED"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema47.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema59.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1037,26 +865,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_500 = validate39;
-const schema48 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
+export const response_upsertViewer_500 = validate42;
+const schema60 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1065,7 +893,7 @@ let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 if(!(data0.code === "INTERNAL_ERROR")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema48.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema60.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1098,26 +926,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_upsertViewer_503 = validate41;
-const schema49 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","CONTENT_MODERATION_UNAVAILABLE"]}}}}};
+export const response_upsertViewer_503 = validate44;
+const schema61 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","CONTENT_MODERATION_UNAVAILABLE"]}}}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1127,7 +955,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 let data1 = data0.code;
 if(!((data1 === "AUTH_DEPENDENCY_UNAVAILABLE") || (data1 === "CONTENT_MODERATION_UNAVAILABLE"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema49.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema61.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1160,168 +988,24 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const request_issueLoginTicket = validate43;
-const schema50 = {"type":"object","additionalProperties":false,"required":["uid","ticketCode"],"properties":{"uid":{"$ref":"urn:webinar-open-api:components#/$defs/Uid"},"ticketCode":{"$ref":"urn:webinar-open-api:components#/$defs/TicketCode"}}};
-const schema52 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]+$","description":"Public code of a webinar: the `{ticketCode}` part of its watch link `/w/{ticketCode}`. It is not the\ninternal webinar id. Letters, digits, `_` and `-`, at most 64 characters.\n","examples":["wbn-7Hq2kP9x"]};
-const pattern8 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.uid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uid"},message:"must have required property '"+"uid"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.ticketCode === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ticketCode"},message:"must have required property '"+"ticketCode"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((key0 === "uid") || (key0 === "ticketCode"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.uid !== undefined){
-let data0 = data.uid;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/uid",schemaPath:"urn:webinar-open-api:components#/$defs/Uid/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9999999 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/uid",schemaPath:"urn:webinar-open-api:components#/$defs/Uid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9999999},message:"must be <= 9999999"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 10000 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/uid",schemaPath:"urn:webinar-open-api:components#/$defs/Uid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10000},message:"must be >= 10000"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.ticketCode !== undefined){
-let data1 = data.ticketCode;
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-const err6 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!pattern8.test(data1)){
-const err8 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_issueLoginTicket_200 = validate44;
-const schema53 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/LoginTicket"}}};
-const schema55 = {"type":"object","additionalProperties":false,"required":["loginTicket","loginUrl","expiresAt"],"properties":{"loginTicket":{"type":"string","minLength":1,"description":"One-time login ticket for the target viewer only; a credential, never log it."},"loginUrl":{"type":"string","format":"uri","pattern":"#login_ticket=","description":"Complete watch URL carrying the ticket in the URL fragment as `#login_ticket=<ticket>`. Use it as\nreturned: it honours the merchant's custom watch domain. A credential: never log it.\n"},"expiresAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp"}}};
-const schema56 = {"type":"string","format":"date-time","pattern":"Z$","description":"UTC RFC 3339 time.","examples":["2026-11-21T09:31:00Z"]};
+export const response_issueLoginTicket_200 = validate46;
+const schema62 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/LoginTicket"}}};
+const schema64 = {"type":"object","additionalProperties":false,"required":["loginTicket","loginUrl","expiresAt"],"properties":{"loginTicket":{"type":"string","minLength":1,"description":"One-time login ticket for the target viewer only; a credential, never log it."},"loginUrl":{"type":"string","format":"uri","pattern":"#login_ticket=","description":"Complete watch URL carrying the ticket in the URL fragment as `#login_ticket=<ticket>`. Use it as\nreturned: it honours the merchant's custom watch domain. A credential: never log it.\n"},"expiresAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp"}}};
+const schema65 = {"type":"string","format":"date-time","pattern":"Z$","description":"UTC RFC 3339 time.","examples":["2026-11-21T09:31:00Z"]};
 const formats0 = (value) => formats()["uri"](value);
 const formats2 = { validate: (value) => formats()["date-time"].validate(value) };
-const pattern9 = new RegExp("#login_ticket=", "u");
-const pattern10 = new RegExp("Z$", "u");
+const pattern11 = new RegExp("#login_ticket=", "u");
+const pattern12 = new RegExp("Z$", "u");
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1399,7 +1083,7 @@ errors++;
 if(data.loginUrl !== undefined){
 let data1 = data.loginUrl;
 if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
+if(!pattern11.test(data1)){
 const err6 = {instancePath:instancePath+"/loginUrl",schemaPath:"#/properties/loginUrl/pattern",keyword:"pattern",params:{pattern: "#login_ticket="},message:"must match pattern \""+"#login_ticket="+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -1434,7 +1118,7 @@ errors++;
 if(data.expiresAt !== undefined){
 let data2 = data.expiresAt;
 if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
+if(!pattern12.test(data2)){
 const err9 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -1477,16 +1161,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1552,8 +1236,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate45(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+if(!(validate47(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 }
@@ -1568,74 +1252,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_400 = validate47;
-const schema57 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID"]}}}}};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-if(!(data0.code === "REQUEST_INVALID")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema57.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_issueLoginTicket_401 = validate49;
-const schema58 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
+export const response_issueLoginTicket_400 = validate49;
+const schema66 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID"]}}}}};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1647,8 +1270,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1656,8 +1279,8 @@ if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
-if(!(data0.code === "OPEN_API_UNAUTHORIZED")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema58.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(!(data0.code === "REQUEST_INVALID")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema66.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1695,8 +1318,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_403 = validate51;
-const schema59 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
+export const response_issueLoginTicket_401 = validate51;
+const schema67 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1708,8 +1331,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1717,9 +1340,8 @@ if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
-let data1 = data0.code;
-if(!((data1 === "ORIGIN_FORBIDDEN") || (data1 === "TENANT_SUSPENDED"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema59.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(!(data0.code === "OPEN_API_UNAUTHORIZED")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema67.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1757,8 +1379,8 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_404 = validate53;
-const schema60 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["VIEWER_NOT_FOUND","WEBINAR_NOT_FOUND"]}}}}};
+export const response_issueLoginTicket_403 = validate53;
+const schema68 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1770,8 +1392,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1780,8 +1402,8 @@ let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 let data1 = data0.code;
-if(!((data1 === "VIEWER_NOT_FOUND") || (data1 === "WEBINAR_NOT_FOUND"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema60.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(!((data1 === "ORIGIN_FORBIDDEN") || (data1 === "TENANT_SUSPENDED"))){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema68.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1819,8 +1441,8 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_409 = validate55;
-const schema61 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED"]}}}}};
+export const response_issueLoginTicket_404 = validate55;
+const schema69 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["VIEWER_NOT_FOUND","WEBINAR_NOT_FOUND"]}}}}};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1832,8 +1454,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1841,8 +1463,9 @@ if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
-if(!(data0.code === "OPEN_API_REPLAYED")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema61.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+let data1 = data0.code;
+if(!((data1 === "VIEWER_NOT_FOUND") || (data1 === "WEBINAR_NOT_FOUND"))){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema69.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1880,8 +1503,8 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_500 = validate57;
-const schema62 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
+export const response_issueLoginTicket_409 = validate57;
+const schema70 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED"]}}}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1893,8 +1516,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1902,8 +1525,8 @@ if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
-if(!(data0.code === "INTERNAL_ERROR")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema62.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(!(data0.code === "OPEN_API_REPLAYED")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema70.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1941,8 +1564,8 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_issueLoginTicket_503 = validate59;
-const schema63 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","PUBLIC_METADATA_UNAVAILABLE","VIEWER_DOMAIN_UNAVAILABLE"]}}}}};
+export const response_issueLoginTicket_500 = validate59;
+const schema71 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1954,8 +1577,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1963,9 +1586,8 @@ if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
-let data1 = data0.code;
-if(!(((data1 === "AUTH_DEPENDENCY_UNAVAILABLE") || (data1 === "PUBLIC_METADATA_UNAVAILABLE")) || (data1 === "VIEWER_DOMAIN_UNAVAILABLE"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema63.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(!(data0.code === "INTERNAL_ERROR")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema71.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2003,9 +1625,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const request_getWatchOverview = validate61;
-const schema64 = {"type":"object","additionalProperties":false,"required":["ticketCode","playbackMode"],"properties":{"ticketCode":{"$ref":"urn:webinar-open-api:components#/$defs/TicketCode"},"playbackMode":{"$ref":"urn:webinar-open-api:components#/$defs/PlaybackMode"}}};
-const schema66 = {"type":"string","enum":["ALL","LIVE","REPLAY"],"description":"Which watch data to include. No default; always sent explicitly."};
+export const response_issueLoginTicket_503 = validate61;
+const schema72 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","PUBLIC_METADATA_UNAVAILABLE","VIEWER_DOMAIN_UNAVAILABLE"]}}}}};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2017,9 +1638,18 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ticketCode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ticketCode"},message:"must have required property '"+"ticketCode"+"'"};
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+let data1 = data0.code;
+if(!(((data1 === "AUTH_DEPENDENCY_UNAVAILABLE") || (data1 === "PUBLIC_METADATA_UNAVAILABLE")) || (data1 === "VIEWER_DOMAIN_UNAVAILABLE"))){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema72.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2028,8 +1658,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.playbackMode === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "playbackMode"},message:"must have required property '"+"playbackMode"+"'"};
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2038,9 +1670,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((key0 === "ticketCode") || (key0 === "playbackMode"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2049,103 +1682,25 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.ticketCode !== undefined){
-let data0 = data.ticketCode;
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-const err3 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!pattern8.test(data0)){
-const err5 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.playbackMode !== undefined){
-let data1 = data.playbackMode;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/playbackMode",schemaPath:"urn:webinar-open-api:components#/$defs/PlaybackMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!(((data1 === "ALL") || (data1 === "LIVE")) || (data1 === "REPLAY"))){
-const err8 = {instancePath:instancePath+"/playbackMode",schemaPath:"urn:webinar-open-api:components#/$defs/PlaybackMode/enum",keyword:"enum",params:{allowedValues: schema66.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
 validate61.errors = vErrors;
 return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_getWatchOverview_200 = validate62;
-const schema67 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/WatchOverview"}}};
-const schema69 = {"type":"object","additionalProperties":false,"required":["ticketCode","dataState","all","registered","anonymous","liveWatchSeconds","replayWatchSeconds"],"properties":{"ticketCode":{"$ref":"urn:webinar-open-api:components#/$defs/TicketCode"},"dataState":{"$ref":"urn:webinar-open-api:components#/$defs/DataState"},"dataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest summary update. Omitted when there is no value, never an empty string."},"liveDataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest live summary update. Omitted when there is no value."},"replayDataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest replay summary update. Omitted when there is no value."},"all":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"All subjects."},"registered":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"Registered subjects (viewers of the merchant)."},"anonymous":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"System anonymous subjects, not natural persons."},"liveWatchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Live effective seconds, filtered by `playbackMode`."},"replayWatchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Replay effective seconds, filtered by `playbackMode`."}}};
-const schema71 = {"type":"string","enum":["PROVISIONAL","FINALIZING","FINAL"],"description":"How settled the overview's figures are; see Data states.","x-enumDescriptions":{"PROVISIONAL":"Provisional data that may still change. A REPLAY query is always provisional, and so is ALL when replay data exists.","FINALIZING":"For LIVE, or for ALL without replay data, the webinar has ended, been cancelled or failed and the live summary is being finalized.","FINAL":"The live finalization condition of the queried mode is met; replay data may still change."}};
-const schema76 = {"type":"integer","minimum":0};
-const func18 = Object.prototype.hasOwnProperty;
-const schema75 = {"type":"object","additionalProperties":false,"required":["viewerCount","sessionCount","watchSeconds"],"properties":{"viewerCount":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Number of watching subjects in the scope."},"sessionCount":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Number of playback sessions; one viewer may have several."},"watchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Accumulated effective watch seconds as decided by the server (not page-open time, not webinar duration)."}}};
+export const response_getWatchOverview_200 = validate63;
+const schema73 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/WatchOverview"}}};
+const schema75 = {"type":"object","additionalProperties":false,"required":["ticketCode","dataState","all","registered","anonymous","liveWatchSeconds","replayWatchSeconds"],"properties":{"ticketCode":{"$ref":"urn:webinar-open-api:components#/$defs/TicketCode"},"dataState":{"$ref":"urn:webinar-open-api:components#/$defs/DataState"},"dataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest summary update. Omitted when there is no value, never an empty string."},"liveDataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest live summary update. Omitted when there is no value."},"replayDataUpdatedAt":{"$ref":"urn:webinar-open-api:components#/$defs/UtcTimestamp","description":"Latest replay summary update. Omitted when there is no value."},"all":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"All subjects."},"registered":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"Registered subjects (viewers of the merchant)."},"anonymous":{"$ref":"urn:webinar-open-api:components#/$defs/WatchStats","description":"System anonymous subjects, not natural persons."},"liveWatchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Live effective seconds, filtered by `playbackMode`."},"replayWatchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Replay effective seconds, filtered by `playbackMode`."}}};
+const schema37 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]+$","description":"Public code of a webinar: the `{ticketCode}` part of its watch link `/w/{ticketCode}`. It is not the\ninternal webinar id. Letters, digits, `_` and `-`, at most 64 characters.\n","examples":["wbn-7Hq2kP9x"]};
+const schema77 = {"type":"string","enum":["PROVISIONAL","FINALIZING","FINAL"],"description":"How settled the overview's figures are; see Data states.","x-enumDescriptions":{"PROVISIONAL":"Provisional data that may still change. A REPLAY query is always provisional, and so is ALL when replay data exists.","FINALIZING":"For LIVE, or for ALL without replay data, the webinar has ended, been cancelled or failed and the live summary is being finalized.","FINAL":"The live finalization condition of the queried mode is met; replay data may still change."}};
+const schema45 = {"type":"integer","minimum":0};
+const func24 = Object.prototype.hasOwnProperty;
+const pattern7 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const schema81 = {"type":"object","additionalProperties":false,"required":["viewerCount","sessionCount","watchSeconds"],"properties":{"viewerCount":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Number of watching subjects in the scope."},"sessionCount":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Number of playback sessions; one viewer may have several."},"watchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Accumulated effective watch seconds as decided by the server (not page-open time, not webinar duration)."}}};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2281,16 +1836,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2369,7 +1924,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func18.call(schema69.properties, key0))){
+if(!(func24.call(schema75.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -2403,7 +1958,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern8.test(data0)){
+if(!pattern7.test(data0)){
 const err10 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -2438,7 +1993,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data1 === "PROVISIONAL") || (data1 === "FINALIZING")) || (data1 === "FINAL"))){
-const err13 = {instancePath:instancePath+"/dataState",schemaPath:"urn:webinar-open-api:components#/$defs/DataState/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/dataState",schemaPath:"urn:webinar-open-api:components#/$defs/DataState/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2451,7 +2006,7 @@ errors++;
 if(data.dataUpdatedAt !== undefined){
 let data2 = data.dataUpdatedAt;
 if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
+if(!pattern12.test(data2)){
 const err14 = {instancePath:instancePath+"/dataUpdatedAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -2486,7 +2041,7 @@ errors++;
 if(data.liveDataUpdatedAt !== undefined){
 let data3 = data.liveDataUpdatedAt;
 if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
+if(!pattern12.test(data3)){
 const err17 = {instancePath:instancePath+"/liveDataUpdatedAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -2521,7 +2076,7 @@ errors++;
 if(data.replayDataUpdatedAt !== undefined){
 let data4 = data.replayDataUpdatedAt;
 if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
+if(!pattern12.test(data4)){
 const err20 = {instancePath:instancePath+"/replayDataUpdatedAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -2554,20 +2109,20 @@ errors++;
 }
 }
 if(data.all !== undefined){
-if(!(validate64(data.all, {instancePath:instancePath+"/all",parentData:data,parentDataProperty:"all",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate65(data.all, {instancePath:instancePath+"/all",parentData:data,parentDataProperty:"all",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.registered !== undefined){
-if(!(validate64(data.registered, {instancePath:instancePath+"/registered",parentData:data,parentDataProperty:"registered",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate65(data.registered, {instancePath:instancePath+"/registered",parentData:data,parentDataProperty:"registered",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
 if(data.anonymous !== undefined){
-if(!(validate64(data.anonymous, {instancePath:instancePath+"/anonymous",parentData:data,parentDataProperty:"anonymous",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate65(data.anonymous, {instancePath:instancePath+"/anonymous",parentData:data,parentDataProperty:"anonymous",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
@@ -2632,16 +2187,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2707,8 +2262,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate63(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate64(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 }
@@ -2723,26 +2278,26 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const response_getWatchOverview_400 = validate69;
-const schema81 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID"]}}}}};
+export const response_getWatchOverview_400 = validate70;
+const schema87 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["REQUEST_INVALID"]}}}}};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2751,374 +2306,6 @@ let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.code !== undefined){
 if(!(data0.code === "REQUEST_INVALID")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema81.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_401 = validate71;
-const schema82 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-if(!(data0.code === "OPEN_API_UNAUTHORIZED")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema82.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_403 = validate73;
-const schema83 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
-
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-let data1 = data0.code;
-if(!((data1 === "ORIGIN_FORBIDDEN") || (data1 === "TENANT_SUSPENDED"))){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema83.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_404 = validate75;
-const schema84 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["WEBINAR_NOT_FOUND"]}}}}};
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-if(!(data0.code === "WEBINAR_NOT_FOUND")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema84.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_409 = validate77;
-const schema85 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED"]}}}}};
-
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-if(!(data0.code === "OPEN_API_REPLAYED")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema85.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_500 = validate79;
-const schema86 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
-
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-if(!(data0.code === "INTERNAL_ERROR")){
-const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema86.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const response_getWatchOverview_503 = validate81;
-const schema87 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","WATCH_DATA_UNAVAILABLE"]}}}}};
-
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate81.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined){
-let data0 = data.error;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code !== undefined){
-let data1 = data0.code;
-if(!((data1 === "AUTH_DEPENDENCY_UNAVAILABLE") || (data1 === "WATCH_DATA_UNAVAILABLE"))){
 const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema87.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3152,28 +2339,35 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const request_queryViewerWatch = validate83;
-const schema88 = {"type":"object","additionalProperties":false,"required":["ticketCode","playbackMode","sort","pageSize"],"properties":{"ticketCode":{"$ref":"urn:webinar-open-api:components#/$defs/TicketCode"},"playbackMode":{"$ref":"urn:webinar-open-api:components#/$defs/PlaybackMode"},"uids":{"type":"array","items":{"$ref":"urn:webinar-open-api:components#/$defs/Uid"},"maxItems":300,"x-error-code":"WATCH_REQUEST_INVALID","description":"Viewer UIDs, matched with `externalUserIds` by OR. Both lists together hold at most 300 items, duplicates counted (400 `WATCH_REQUEST_INVALID` above that)."},"externalUserIds":{"type":"array","items":{"type":"string","minLength":1,"maxLength":191},"maxItems":300,"x-error-code":"WATCH_REQUEST_INVALID","description":"Your external user ids, each at most 191 characters; share the 300-item limit with `uids`."},"minWatchSeconds":{"$ref":"urn:webinar-open-api:components#/$defs/NonNegativeInteger","description":"Minimum effective watch seconds; 0 or omitted means no lower bound."},"sort":{"$ref":"urn:webinar-open-api:components#/$defs/Sort"},"cursor":{"type":"string","minLength":1,"maxLength":1024,"x-error-code":"WATCH_REQUEST_INVALID","description":"Omitted on the first request; afterwards the previous `nextCursor`, unchanged. At most 1024 characters (400 `WATCH_REQUEST_INVALID` above that or when it does not match the query)."},"pageSize":{"type":"integer","minimum":1,"maximum":100,"description":"Items per page, 1-100. No default; always sent explicitly."}}};
-const schema93 = {"type":"string","enum":["WATCH_SECONDS_DESC","LAST_WATCHED_DESC","FIRST_WATCHED_ASC"],"description":"Order of viewer watch records, by effective watch seconds (most first), last watch time (latest\nfirst) or first watch time (earliest first). Ties are broken by the server on stable fields.\n"};
+export const response_getWatchOverview_401 = validate72;
+const schema88 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_UNAUTHORIZED"]}}}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ticketCode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ticketCode"},message:"must have required property '"+"ticketCode"+"'"};
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+if(!(data0.code === "OPEN_API_UNAUTHORIZED")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema88.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3182,8 +2376,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.playbackMode === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "playbackMode"},message:"must have required property '"+"playbackMode"+"'"};
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3192,8 +2388,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.sort === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sort"},message:"must have required property '"+"sort"+"'"};
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3202,351 +2400,317 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.pageSize === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pageSize"},message:"must have required property '"+"pageSize"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((((key0 === "ticketCode") || (key0 === "playbackMode")) || (key0 === "uids")) || (key0 === "externalUserIds")) || (key0 === "minWatchSeconds")) || (key0 === "sort")) || (key0 === "cursor")) || (key0 === "pageSize"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.ticketCode !== undefined){
-let data0 = data.ticketCode;
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-const err5 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!pattern8.test(data0)){
-const err7 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/ticketCode",schemaPath:"urn:webinar-open-api:components#/$defs/TicketCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.playbackMode !== undefined){
-let data1 = data.playbackMode;
-if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/playbackMode",schemaPath:"urn:webinar-open-api:components#/$defs/PlaybackMode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(!(((data1 === "ALL") || (data1 === "LIVE")) || (data1 === "REPLAY"))){
-const err10 = {instancePath:instancePath+"/playbackMode",schemaPath:"urn:webinar-open-api:components#/$defs/PlaybackMode/enum",keyword:"enum",params:{allowedValues: schema66.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.uids !== undefined){
-let data2 = data.uids;
-if(Array.isArray(data2)){
-if(data2.length > 300){
-const err11 = {instancePath:instancePath+"/uids",schemaPath:"#/properties/uids/maxItems",keyword:"maxItems",params:{limit: 300},message:"must NOT have more than 300 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err12 = {instancePath:instancePath+"/uids/" + i0,schemaPath:"urn:webinar-open-api:components#/$defs/Uid/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 9999999 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/uids/" + i0,schemaPath:"urn:webinar-open-api:components#/$defs/Uid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9999999},message:"must be <= 9999999"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3 < 10000 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/uids/" + i0,schemaPath:"urn:webinar-open-api:components#/$defs/Uid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10000},message:"must be >= 10000"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/uids",schemaPath:"#/properties/uids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.externalUserIds !== undefined){
-let data4 = data.externalUserIds;
-if(Array.isArray(data4)){
-if(data4.length > 300){
-const err16 = {instancePath:instancePath+"/externalUserIds",schemaPath:"#/properties/externalUserIds/maxItems",keyword:"maxItems",params:{limit: 300},message:"must NOT have more than 300 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-let data5 = data4[i1];
-if(typeof data5 === "string"){
-if(func1(data5) > 191){
-const err17 = {instancePath:instancePath+"/externalUserIds/" + i1,schemaPath:"#/properties/externalUserIds/items/maxLength",keyword:"maxLength",params:{limit: 191},message:"must NOT have more than 191 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(func1(data5) < 1){
-const err18 = {instancePath:instancePath+"/externalUserIds/" + i1,schemaPath:"#/properties/externalUserIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/externalUserIds/" + i1,schemaPath:"#/properties/externalUserIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/externalUserIds",schemaPath:"#/properties/externalUserIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.minWatchSeconds !== undefined){
-let data6 = data.minWatchSeconds;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/minWatchSeconds",schemaPath:"urn:webinar-open-api:components#/$defs/NonNegativeInteger/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/minWatchSeconds",schemaPath:"urn:webinar-open-api:components#/$defs/NonNegativeInteger/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data.sort !== undefined){
-let data7 = data.sort;
-if(typeof data7 !== "string"){
-const err23 = {instancePath:instancePath+"/sort",schemaPath:"urn:webinar-open-api:components#/$defs/Sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((data7 === "WATCH_SECONDS_DESC") || (data7 === "LAST_WATCHED_DESC")) || (data7 === "FIRST_WATCHED_ASC"))){
-const err24 = {instancePath:instancePath+"/sort",schemaPath:"urn:webinar-open-api:components#/$defs/Sort/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.cursor !== undefined){
-let data8 = data.cursor;
-if(typeof data8 === "string"){
-if(func1(data8) > 1024){
-const err25 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(func1(data8) < 1){
-const err26 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.pageSize !== undefined){
-let data9 = data.pageSize;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err28 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 100 || isNaN(data9)){
-const err29 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data9 < 1 || isNaN(data9)){
-const err30 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-validate83.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const response_getWatchOverview_403 = validate74;
+const schema89 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["ORIGIN_FORBIDDEN","TENANT_SUSPENDED"]}}}}};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+let data1 = data0.code;
+if(!((data1 === "ORIGIN_FORBIDDEN") || (data1 === "TENANT_SUSPENDED"))){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema89.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const response_getWatchOverview_404 = validate76;
+const schema90 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["WEBINAR_NOT_FOUND"]}}}}};
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+if(!(data0.code === "WEBINAR_NOT_FOUND")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema90.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const response_getWatchOverview_409 = validate78;
+const schema91 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["OPEN_API_REPLAYED"]}}}}};
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate78.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+if(!(data0.code === "OPEN_API_REPLAYED")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema91.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const response_getWatchOverview_500 = validate80;
+const schema92 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["INTERNAL_ERROR"]}}}}};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate80.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+if(!(data0.code === "INTERNAL_ERROR")){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema92.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate80.errors = vErrors;
+return errors === 0;
+}
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const response_getWatchOverview_503 = validate82;
+const schema93 = {"type":"object","allOf":[{"$ref":"urn:webinar-open-api:components#/$defs/ErrorEnvelope"}],"properties":{"error":{"type":"object","properties":{"code":{"enum":["AUTH_DEPENDENCY_UNAVAILABLE","WATCH_DATA_UNAVAILABLE"]}}}}};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code !== undefined){
+let data1 = data0.code;
+if(!((data1 === "AUTH_DEPENDENCY_UNAVAILABLE") || (data1 === "WATCH_DATA_UNAVAILABLE"))){
+const err0 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema93.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const response_queryViewerWatch_200 = validate84;
 const schema94 = {"type":"object","additionalProperties":false,"required":["requestId","data"],"properties":{"requestId":{"$ref":"urn:webinar-open-api:components#/$defs/RequestId"},"data":{"$ref":"urn:webinar-open-api:components#/$defs/ViewerWatchPage"}}};
@@ -3685,7 +2849,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func18.call(schema97.properties, key0))){
+if(!(func24.call(schema97.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -3829,7 +2993,7 @@ errors++;
 if(data.phone !== undefined){
 let data5 = data.phone;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern10.test(data5)){
 const err24 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^1[3-9][0-9]{9}$"},message:"must match pattern \""+"^1[3-9][0-9]{9}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -3989,7 +3153,7 @@ errors++;
 if(data.firstWatchedAt !== undefined){
 let data11 = data.firstWatchedAt;
 if(typeof data11 === "string"){
-if(!pattern10.test(data11)){
+if(!pattern12.test(data11)){
 const err37 = {instancePath:instancePath+"/firstWatchedAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -4024,7 +3188,7 @@ errors++;
 if(data.lastWatchedAt !== undefined){
 let data12 = data.lastWatchedAt;
 if(typeof data12 === "string"){
-if(!pattern10.test(data12)){
+if(!pattern12.test(data12)){
 const err40 = {instancePath:instancePath+"/lastWatchedAt",schemaPath:"urn:webinar-open-api:components#/$defs/UtcTimestamp/pattern",keyword:"pattern",params:{pattern: "Z$"},message:"must match pattern \""+"Z$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
@@ -4339,8 +3503,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4401,8 +3565,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4462,8 +3626,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4524,8 +3688,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4585,8 +3749,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4647,8 +3811,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4708,8 +3872,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4761,14 +3925,6 @@ validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 /** SHA-256 of the spec/openapi.yaml these validators were generated from. */
 export const specSha256 = "fddbf0f17232c1c7463470d6a99d2be258a044f2ba4a828f335fddf3f32f5731";
 
-/** Request-body validator of each operation. */
-export const requestValidators = {
-  "upsertViewer": request_upsertViewer,
-  "issueLoginTicket": request_issueLoginTicket,
-  "getWatchOverview": request_getWatchOverview,
-  "queryViewerWatch": request_queryViewerWatch,
-};
-
 /** Response-body validator of each operation by HTTP status; error statuses accept only their x-error-codes. */
 export const responseValidators = {
   "upsertViewer": {
@@ -4810,16 +3966,4 @@ export const responseValidators = {
     "500": response_queryViewerWatch_500,
     "503": response_queryViewerWatch_503,
   },
-};
-
-/** Per operation: request property (JSON pointer) -> the code its own constraints answer (x-error-code). */
-export const errorCodeOverrides = {
-  "upsertViewer": {},
-  "issueLoginTicket": {},
-  "getWatchOverview": {},
-  "queryViewerWatch": {
-    "/uids": "WATCH_REQUEST_INVALID",
-    "/externalUserIds": "WATCH_REQUEST_INVALID",
-    "/cursor": "WATCH_REQUEST_INVALID"
-  }
 };
