@@ -3,8 +3,14 @@
  * 127.0.0.1 into an app of each framework with the adapter mounted the way the README shows. Every app's
  * handler answers `{ requestId, data: { merchantId, operationId, body } }`, so the tests see what the handler got.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { serve, type HttpBindings } from "@hono/node-server";
 import { operations } from "@org/webinar-types";
 import {
@@ -19,6 +25,7 @@ import {
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
+import { echo } from "./echo";
 import type { WireRequest } from "./fixture";
 import type { ObservedResponse } from "./request-matrix";
 
@@ -34,10 +41,6 @@ export interface Runner {
 }
 
 const paths = Object.values(operations).map((operation) => operation.path);
-const echo = (webinar: VerifiedRequest) => ({
-  requestId: webinar.requestId,
-  data: { merchantId: webinar.merchantId, operationId: webinar.operationId, body: webinar.body },
-});
 const lowercased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /** The core pipeline, no HTTP: what every adapter must reproduce. */
@@ -154,6 +157,25 @@ export async function honoRunner(options: RequestVerifierOptions): Promise<Runne
   return httpRunner(port, () => closing(server));
 }
 
+/**
+ * `verifyWebRequest` on `Bun.serve` in a Bun process (test/support/bun-server.ts): the Web adapter on a runtime
+ * other than Node. That process builds the same test options itself (functions cannot cross processes), so
+ * `options` is not used.
+ */
+export async function bunRunner(): Promise<Runner> {
+  const bun = join(dirname(createRequire(import.meta.url).resolve("bun/package.json")), "bin", "bun.exe");
+  const child = spawn(bun, [fileURLToPath(new URL("./bun-server.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = once(child, "exit");
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), "line"), exited.then(() => [])])) as string[];
+  if (line === undefined) throw new Error("the Bun test server exited before listening");
+  const { port, bun: version } = JSON.parse(line) as { port: number; bun?: string };
+  if (version === undefined) throw new Error("the Bun test server did not run on Bun");
+  return httpRunner(port, async () => {
+    child.kill();
+    await exited;
+  });
+}
+
 /** Every runner the matrix runs against, by name. */
 export const runnerFactories: ReadonlyArray<[string, (options: RequestVerifierOptions) => Runner | Promise<Runner>]> = [
   ["core", coreRunner],
@@ -161,4 +183,5 @@ export const runnerFactories: ReadonlyArray<[string, (options: RequestVerifierOp
   ["Express adapter", expressRunner],
   ["Fastify adapter", fastifyRunner],
   ["Web adapter (Hono)", honoRunner],
+  ["Web adapter (Bun.serve on Bun)", bunRunner],
 ];

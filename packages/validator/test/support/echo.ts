@@ -1,0 +1,7 @@
+import type { VerifiedRequest } from "../../src/index";
+
+/** What every test app answers: the envelope with what its handler received, so the tests see it. */
+export const echo = (webinar: VerifiedRequest) => ({
+  requestId: webinar.requestId,
+  data: { merchantId: webinar.merchantId, operationId: webinar.operationId, body: webinar.body },
+});
