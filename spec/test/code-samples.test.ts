@@ -5,27 +5,15 @@
  */
 import { execFile } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { signingVectors as vectors, type PositiveVector as Vector } from "../test-vectors/signing-vectors";
 
 const execFileAsync = promisify(execFile);
-
-interface Vector {
-  name: string;
-  apiKey: string;
-  secret: string;
-  path: string;
-  timestamp: string;
-  nonce: string;
-  body: string;
-  canonical: string;
-  signature: string;
-}
-const vectors = JSON.parse(readFileSync(new URL("../test-vectors/signing.json", import.meta.url), "utf8")) as { positive: Vector[] };
 
 const OPERATIONS = {
   upsertViewer: "/api/v1/open/viewers/upsert",

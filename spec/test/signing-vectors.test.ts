@@ -10,43 +10,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { signingVectors, signingVectorsUrl as vectorsUrl, type PositiveVector } from "../test-vectors/signing-vectors";
 
 const run = promisify(execFile);
-const vectorsUrl = new URL("../test-vectors/signing.json", import.meta.url);
 const generator = fileURLToPath(new URL("../test-vectors/generate-signing.sh", import.meta.url));
-
-interface Vector {
-  name: string;
-  apiKey: string;
-  secret: string;
-  method: string;
-  path: string;
-  timestamp: string;
-  nonce: string;
-  body: string;
-  bodyHash: string;
-  canonical: string;
-  signature: string;
-}
-interface NegativeVector extends Vector {
-  mistake: string;
-  rule: string;
-  expectedSignature: string;
-  wrong: Record<string, string>;
-  signedCanonical: string;
-  signingKeyHex: string;
-  signatureEncoding: string;
-}
-const file = JSON.parse(await readFile(vectorsUrl, "utf8")) as {
-  description: string;
-  generatedBy: string;
-  positive: Vector[];
-  negative: NegativeVector[];
-};
+const file = signingVectors;
 
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const hmac = (key: Buffer, text: string) => createHmac("sha256", key).update(text, "utf8").digest();
-const canonicalOf = (vector: Vector) =>
+const canonicalOf = (vector: PositiveVector) =>
   [vector.apiKey, vector.method, vector.path, vector.timestamp, vector.nonce, sha256Hex(vector.body)].join("\n");
 const OPERATION_PATHS = [
   "/api/v1/open/viewers/upsert",

@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { signingVectors as vectors } from "../test-vectors/signing-vectors";
 import { spec } from "./load-spec.ts";
 
-interface Vector { name: string; apiKey: string; secret: string; path: string; timestamp: string; nonce: string; body: string; bodyHash: string; canonical: string; signature: string }
-const vectors: { positive: Vector[] } = JSON.parse(readFileSync(new URL("../test-vectors/signing.json", import.meta.url), "utf8"));
 const guide: string = spec.tags.find((tag: { name: string }) => tag.name === "Signing requests").description;
 
 describe("the Signing requests guide", () => {

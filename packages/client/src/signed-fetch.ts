@@ -248,16 +248,17 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     const started = performance.now();
     const result = await attemptOnce(transport.fetch, href, { method: "POST", headers, body, redirect: "error" }, watchedSignal, limit, attempt, wantBody);
     const durationMs = performance.now() - started;
-    // Entries are built only for a logger: with none, a call allocates nothing for logging.
-    const log = (outcome: AttemptOutcome): void => {
-      if (logger !== undefined) emitLog(logger, { method: "POST", path, operationId: settings.operationId, attempt, durationMs, ...outcome });
-    };
+    // Entries are built only for a logger: with none, `log?.(...)` skips building its argument too.
+    const log =
+      logger === undefined
+        ? undefined
+        : (outcome: AttemptOutcome): void => emitLog(logger, { method: "POST", path, operationId: settings.operationId, attempt, durationMs, ...outcome });
 
     if (!result.ok) {
       const { error } = result;
       const retryable = error instanceof WebinarTimeoutError ? error.phase === "attempt" : error.reason === "network";
       const retryInMs = retryable && countedAttempts < retry.maxAttempts ? plannedDelay(null, clock()) : undefined;
-      log({ status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
+      log?.({ status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
       if (retryInMs === undefined) throw error;
       await transport.sleep(retryInMs, callerSignal);
       continue;
@@ -270,7 +271,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     if (status >= 300 && status < 400) {
       // Only a fetch that ignores `redirect: "error"` gets here; refuse the redirect all the same.
       const error = connectionError(new Error("unexpected redirect"), attempt);
-      log({ status, requestId: undefined, error: failureLogError(error) });
+      log?.({ status, requestId: undefined, error: failureLogError(error) });
       throw error;
     }
     const envelope = result.body === undefined ? undefined : readEnvelope(status, result.body);
@@ -287,7 +288,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
         retryInMs = plannedDelay(response.headers.get("retry-after"), Number.isNaN(serverNow) ? clock() + (skew?.offsetMs ?? 0) : serverNow);
       }
     }
-    if (logger !== undefined) {
+    if (log !== undefined) {
       const error = answerLogError(status, envelope);
       log({ status, requestId: envelope?.requestId, ...(error === undefined ? {} : { error }), ...(retryInMs === undefined ? {} : { retryInMs }) });
     }

@@ -11,7 +11,7 @@ import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
 import { systemRuntime, type Runtime } from "../src/runtime";
 import { bulkSeedWatchData, seededViewer } from "../src/watch-data/bulk-seed";
-import { creditedMillis, creditedSegment } from "../src/watch/playback";
+import { creditedSegment } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
 import { apiError, startTestServer, type TestServer } from "./support/harness";
@@ -293,7 +293,13 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
   });
 });
 
-describe("creditedMillis (the crediting rule)", () => {
+/** Milliseconds a heartbeat credits before overlap with the subject's other sessions. */
+function creditedMillis(previous: number, now: number, playing: boolean, window: { from: number; until: number }, intervalSeconds: number): number {
+  const segment = creditedSegment(previous, now, playing, window, intervalSeconds);
+  return segment === undefined ? 0 : segment.until - segment.from;
+}
+
+describe("creditedSegment (the crediting rule)", () => {
   const open = { from: -Infinity, until: Infinity };
   it.each([
     ["playing, within the cap", 0, 10_000, true, open, 10_000],

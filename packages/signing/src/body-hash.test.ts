@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positiveVectors } from "../test/vectors";
+import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { bodyHash } from "./body-hash";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

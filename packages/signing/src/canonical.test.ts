@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positiveVectors } from "../test/vectors";
+import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { canonicalString, type CanonicalInput } from "./canonical";
 
 const input: CanonicalInput = {

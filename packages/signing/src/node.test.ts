@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { malformedSignatures } from "../test/malformed-signatures";
-import { negativeVectors, positiveVectors } from "../test/vectors";
+import { negativeVectors, positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { bodyHash } from "./body-hash";
 import { canonicalString } from "./canonical";
 import { bodyHashSync, signSync, verifySync } from "./node";

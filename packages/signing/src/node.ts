@@ -4,6 +4,7 @@
  * for browsers, Deno, Bun and Workers. Both paths agree on every vector of spec/test-vectors/signing.json.
  */
 import * as nodeCrypto from "node:crypto";
+import { createKeyCache } from "./key-cache";
 import { assertUsableSecret } from "./secret";
 import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
 
@@ -29,26 +30,17 @@ export function bodyHashSync(body: RawBody): string {
 
 /** Most secrets whose key objects are kept; a server verifies with a handful of keys, a client signs with one. */
 const NODE_KEY_CACHE_LIMIT = 64;
-const keyObjects = new Map<string, nodeCrypto.KeyObject>();
 
 /**
- * The key object of a secret, made once: `createHmac` with a ready key skips converting the secret on every call,
+ * Key objects by secret, each made once: `createHmac` with a ready key skips converting the secret on every call,
  * a tenth of the cost of an HMAC. The secret is raw text, its UTF-8 bytes are the key, never hex- or
  * Base64-decoded (spec §5.2 step 4).
  */
-function keyObjectOf(secret: string): nodeCrypto.KeyObject {
-  let key = keyObjects.get(secret);
-  if (key === undefined) {
-    key = nodeCrypto.createSecretKey(Buffer.from(secret, "utf8"));
-    // Oldest first out; a rotation or a changed secret leaves at most this many stale keys behind.
-    if (keyObjects.size >= NODE_KEY_CACHE_LIMIT) keyObjects.delete(keyObjects.keys().next().value!);
-    keyObjects.set(secret, key);
-  }
-  return key;
-}
+const keyObjects = createKeyCache<nodeCrypto.KeyObject>(NODE_KEY_CACHE_LIMIT);
+const makeKeyObject = (secret: string) => nodeCrypto.createSecretKey(Buffer.from(secret, "utf8"));
 
 function hmacHex(secret: string, canonical: string): string {
-  return nodeCrypto.createHmac("sha256", keyObjectOf(secret)).update(canonical, "utf8").digest("hex");
+  return nodeCrypto.createHmac("sha256", keyObjects.get(secret, makeKeyObject)).update(canonical, "utf8").digest("hex");
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positiveVectors } from "../test/vectors";
+import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { isValidNonce } from "./nonce";
 import { signRequest } from "./sign-request";
 import { verify } from "./verify";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { negativeVectors, positiveVectors } from "../test/vectors";
+import { negativeVectors, positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import type { CryptoBackend } from "./crypto-backend";
 import { cachedKeyCount, createSigner, KEY_CACHE_LIMIT, sign, webSign } from "./sign";
 

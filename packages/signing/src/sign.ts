@@ -2,39 +2,32 @@ import { nodeBodyHash, webBodyHash, type RawBody } from "./body-hash";
 import { builtinNodeCrypto, chooseNodeCrypto, type CryptoBackend, type CryptoPreference, type NodeCrypto } from "./crypto-backend";
 import { toDigestInput } from "./digest-input";
 import { toLowerHex } from "./hex";
+import { createKeyCache } from "./key-cache";
 import { assertUsableSecret } from "./secret";
 import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
 
 /**
- * Importing an HMAC key costs more than signing a short canonical string, and a process usually signs with one or
- * a few secrets, so recent keys are kept. The cache is small and evicts the least recently used secret, so a server
- * verifying for many merchants cannot grow it without bound.
+ * Importing an HMAC key costs more than signing a short canonical string, so recent keys are kept (see
+ * key-cache.ts for the bound).
  */
 export const KEY_CACHE_LIMIT = 16;
 const encoder = new TextEncoder();
-const keyCache = new Map<string, Promise<CryptoKey>>();
+const keyCache = createKeyCache<Promise<CryptoKey>>(KEY_CACHE_LIMIT);
 
 function importHmacKey(secret: string): Promise<CryptoKey> {
   // The secret is raw UTF-8 text, never hex- or Base64-decoded (spec §5.2 step 4).
   return crypto.subtle.importKey("raw", toDigestInput(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
-function cachedHmacKey(secret: string): Promise<CryptoKey> {
-  const cached = keyCache.get(secret);
-  if (cached !== undefined) {
-    keyCache.delete(secret);
-    keyCache.set(secret, cached);
-    return cached;
-  }
+/** An import for the cache: one that fails is forgotten, so the next call tries again. */
+function importForCache(secret: string): Promise<CryptoKey> {
   const key = importHmacKey(secret);
-  keyCache.set(secret, key);
   key.catch(() => keyCache.delete(secret));
-  while (keyCache.size > KEY_CACHE_LIMIT) {
-    const oldest = keyCache.keys().next();
-    if (oldest.done === true) break;
-    keyCache.delete(oldest.value);
-  }
   return key;
+}
+
+function cachedHmacKey(secret: string): Promise<CryptoKey> {
+  return keyCache.get(secret, importForCache);
 }
 
 /** Number of HMAC keys currently cached; for tests of the cache bound. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { malformedSignatures } from "../test/malformed-signatures";
-import { negativeVectors, positiveVectors } from "../test/vectors";
+import { negativeVectors, positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { createSigner } from "./sign";
 import { verify } from "./verify";
 

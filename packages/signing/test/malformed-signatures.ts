@@ -1,4 +1,4 @@
-import { positiveVectors } from "./vectors";
+import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 
 const { signature } = positiveVectors[0]!;
 

@@ -1,26 +1,10 @@
-import { readFileSync } from "node:fs";
 import { limits, operations } from "@org/webinar-types";
 import { describe, expect, it, vi } from "vitest";
 import { ACTIVE, createTestOptions, fixedClock, lookupKey, NOW_SECONDS, signedRequest, SUSPENDED, withHeader, type WireRequest } from "../test/support/fixture";
 import { createMemoryNonceStore } from "./nonce-store";
 import { createRequestVerifier } from "./request-verifier";
 import { verifySignedRequest, type IncomingRequest, type SignedRequestOptions } from "./verify-signed-request";
-
-interface SigningVector {
-  name: string;
-  apiKey: string;
-  secret: string;
-  path: string;
-  timestamp: string;
-  nonce: string;
-  body: string;
-  signature: string;
-  expectedSignature?: string;
-}
-const signing = JSON.parse(readFileSync(new URL("../../../spec/test-vectors/signing.json", import.meta.url), "utf8")) as {
-  positive: SigningVector[];
-  negative: SigningVector[];
-};
+import { signingVectors as signing, type PositiveVector } from "../../../spec/test-vectors/signing-vectors";
 
 const UPSERT = operations.upsertViewer.path;
 const incoming = (wire: WireRequest): IncomingRequest => ({ method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body });
@@ -30,7 +14,7 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
  * Options whose key store knows exactly one vector's key, on a clock fixed at the vector's timestamp, for a
  * deployment under the vector's base path (one vector is served behind a `/webinar` prefix).
  */
-function vectorOptions(vector: SigningVector): SignedRequestOptions {
+function vectorOptions(vector: PositiveVector): SignedRequestOptions {
   return {
     basePath: vector.path.slice(0, vector.path.indexOf("/api/v1/")),
     lookupKey: async (apiKey) => (apiKey === vector.apiKey ? { secret: vector.secret, merchantId: "m_vector", status: "ACTIVE" } : undefined),
@@ -39,7 +23,7 @@ function vectorOptions(vector: SigningVector): SignedRequestOptions {
   };
 }
 
-const vectorRequest = (vector: SigningVector, signature: string): IncomingRequest => ({
+const vectorRequest = (vector: PositiveVector, signature: string): IncomingRequest => ({
   method: "POST",
   rawPath: vector.path,
   headers: { "content-type": ["application/json"], "x-api-key": [vector.apiKey], "x-timestamp": [vector.timestamp], "x-nonce": [vector.nonce], "x-signature": [signature] },
@@ -57,7 +41,7 @@ describe("verifySignedRequest against spec/test-vectors/signing.json (openssl-ma
     const options = vectorOptions(vector);
     const mistaken = await verifySignedRequest(vectorRequest(vector, vector.signature), options);
     expect(mistaken).toMatchObject({ ok: false, status: 401, body: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
-    const correct = await verifySignedRequest(vectorRequest(vector, vector.expectedSignature!), options);
+    const correct = await verifySignedRequest(vectorRequest(vector, vector.expectedSignature), options);
     expect(correct.ok).toBe(true);
   });
 

@@ -155,11 +155,6 @@ export function creditedSegment(
   return until > from ? { from, until } : undefined;
 }
 
-/** Milliseconds a heartbeat credits for the interval since `previous`, before overlap with other sessions. */
-export function creditedMillis(previous: number, now: number, playing: boolean, window: { from: number; until: number }, intervalSeconds: number): number {
-  const segment = creditedSegment(previous, now, playing, window, intervalSeconds);
-  return segment === undefined ? 0 : segment.until - segment.from;
-}
 
 export async function startPlayback(
   deps: PlaybackDeps,
