@@ -290,7 +290,7 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
     const first = await owner.client.queryViewerWatch({ ticketCode: owner.ticketCode, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 7 });
     const wrong = await apiError(owner.client.queryViewerWatch({ ticketCode: owner.ticketCode, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 7, cursor: first.nextCursor! }));
     expect(wrong).toMatchObject({ status: 400, code: "WATCH_REQUEST_INVALID" });
-  });
+  }, 120_000); // About 1,200 signed requests: a volume test gets more than the 30 s default, for slow machines.
 });
 
 /** Milliseconds a heartbeat credits before overlap with the subject's other sessions. */
