@@ -35,11 +35,19 @@ const FIELD_NAMES = ["apiKey", "method", "path", "timestamp", "nonce", "bodyHash
 export function canonicalString({ apiKey, method = "POST", path, timestamp, nonce, bodyHash }: CanonicalInput): string {
   const values = [apiKey, method, path, timestamp, nonce, bodyHash];
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index];
-    if (typeof value !== "string") throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must be a string`);
-    if (LINE_BREAK.test(value)) {
-      throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must not contain a line break (spec §5.2: one value per line)`);
-    }
+    if (typeof values[index] !== "string") throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must be a string`);
   }
-  return values.join("\n");
+  const canonical = values.join("\n");
+  // One scan of the result instead of one per value: it has exactly the five separators unless a value has a break.
+  if (canonical.includes("\r") || countLineFeeds(canonical) !== values.length - 1) {
+    const index = values.findIndex((value) => LINE_BREAK.test(value));
+    throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must not contain a line break (spec §5.2: one value per line)`);
+  }
+  return canonical;
+}
+
+function countLineFeeds(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count += 1;
+  return count;
 }

@@ -14,8 +14,8 @@ export type CryptoPreference = CryptoBackend | "auto";
 
 /** The part of node:crypto the signing code uses. */
 export interface NodeCrypto {
-  /** One-shot digest (Node 20.12+): no Hash object per call. */
-  hash?(algorithm: "sha256", data: Uint8Array | string, encoding: "hex"): string;
+  /** One-shot digest (Node 20.12+): no Hash object per call. `binary` is latin1 text, a character per byte. */
+  hash?(algorithm: "sha256", data: Uint8Array | string, encoding: "hex" | "binary"): string;
   createHash(algorithm: "sha256"): { update(data: Uint8Array | string, encoding?: "utf8"): { digest(encoding: "hex"): string } };
   createHmac(algorithm: "sha256", key: unknown): { update(data: string, encoding: "utf8"): { digest(encoding: "hex"): string } };
   createSecretKey(key: Uint8Array): unknown;

@@ -32,4 +32,20 @@ describe("createKeyCache", () => {
     expect(cache.size).toBe(0);
     expect(cache.get("a", () => 2)).toBe(2);
   });
+
+  it("answers repeated use of the latest secret without disturbing the order of eviction", () => {
+    const cache = createKeyCache<string>(2);
+    const made: string[] = [];
+    const make = (secret: string) => {
+      made.push(secret);
+      return `key-of-${secret}`;
+    };
+    cache.get("a", make);
+    cache.get("b", make);
+    expect(cache.get("b", make)).toBe("key-of-b");
+    cache.get("c", make); // evicts a, the least recently used
+    cache.get("b", make);
+    cache.get("a", make);
+    expect(made).toEqual(["a", "b", "c", "a"]);
+  });
 });

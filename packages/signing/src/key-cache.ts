@@ -13,22 +13,30 @@ export interface KeyCache<Key> {
 
 export function createKeyCache<Key>(limit: number): KeyCache<Key> {
   const keys = new Map<string, Key>();
+  // The most recently used entry, which is also the Map's last: a process that signs with one secret finds it
+  // here without reordering the Map on every call.
+  let lastSecret: string | undefined;
+  let lastKey: Key | undefined;
   return {
     get(secret, make) {
+      if (secret === lastSecret) return lastKey!;
       let key = keys.get(secret);
       if (key !== undefined) {
         // Moved to the end: the most recently used.
         keys.delete(secret);
         keys.set(secret, key);
-        return key;
+      } else {
+        key = make(secret);
+        keys.set(secret, key);
+        if (keys.size > limit) keys.delete(keys.keys().next().value!);
       }
-      key = make(secret);
-      keys.set(secret, key);
-      if (keys.size > limit) keys.delete(keys.keys().next().value!);
+      lastSecret = secret;
+      lastKey = key;
       return key;
     },
     delete(secret) {
       keys.delete(secret);
+      if (secret === lastSecret) lastSecret = lastKey = undefined;
     },
     get size() {
       return keys.size;

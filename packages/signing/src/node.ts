@@ -4,16 +4,16 @@
  * for browsers, Deno, Bun and Workers. Both paths agree on every vector of spec/test-vectors/signing.json.
  */
 import * as nodeCrypto from "node:crypto";
-import { createKeyCache } from "./key-cache";
+import { nodeBodyHash } from "./body-hash";
+import type { NodeCrypto } from "./crypto-backend";
+import { preparedNodeHmac } from "./node-hmac";
 import { assertUsableSecret } from "./secret";
-import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
+import { constantTimeEqual, SIGNATURE_LENGTH } from "./signature-format";
 
 // Spelled out rather than imported, so the declarations of this entry stand alone (no shared .d.ts chunk).
 type RawBody = Uint8Array | ArrayBuffer | string;
 
-function toBytes(body: RawBody): Uint8Array | string {
-  return body instanceof ArrayBuffer ? new Uint8Array(body) : body;
-}
+const builtin: NodeCrypto = nodeCrypto;
 
 /**
  * Lowercase hex SHA-256 of the raw body (spec §5.2 step 2); strings are hashed as UTF-8.
@@ -22,41 +22,25 @@ function toBytes(body: RawBody): Uint8Array | string {
  * bodyHashSync(rawBodyBuffer); // "93f367d8b3cb5ad87aed00c876dbefa425b1963b0dc7adca50cda75cfb082518"
  */
 export function bodyHashSync(body: RawBody): string {
-  // crypto.hash (Node 20.12+) is a one-shot digest without a Hash object: a third of the time on a hot path.
-  const { hash } = nodeCrypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string };
-  const data = toBytes(body);
-  return hash === undefined ? nodeCrypto.createHash("sha256").update(data).digest("hex") : hash("sha256", data, "hex");
-}
-
-/** Most secrets whose key objects are kept; a server verifies with a handful of keys, a client signs with one. */
-const NODE_KEY_CACHE_LIMIT = 64;
-
-/**
- * Key objects by secret, each made once: `createHmac` with a ready key skips converting the secret on every call,
- * a tenth of the cost of an HMAC. The secret is raw text, its UTF-8 bytes are the key, never hex- or
- * Base64-decoded (spec §5.2 step 4).
- */
-const keyObjects = createKeyCache<nodeCrypto.KeyObject>(NODE_KEY_CACHE_LIMIT);
-const makeKeyObject = (secret: string) => nodeCrypto.createSecretKey(Buffer.from(secret, "utf8"));
-
-function hmacHex(secret: string, canonical: string): string {
-  return nodeCrypto.createHmac("sha256", keyObjects.get(secret, makeKeyObject)).update(canonical, "utf8").digest("hex");
+  return nodeBodyHash(builtin, body);
 }
 
 /**
- * Lowercase hex HMAC-SHA256 of the canonical string with the UTF-8 bytes of the secret (spec §5.2 step 4).
+ * Lowercase hex HMAC-SHA256 of the canonical string with the UTF-8 bytes of the secret (spec §5.2 step 4). The
+ * key of each recent secret is prepared once (node-hmac.ts).
  *
  * @example
  * signSync(secret, canonicalString({ apiKey, path, timestamp, nonce, bodyHash: bodyHashSync(rawBody) }));
  */
 export function signSync(secret: string, canonical: string): string {
   assertUsableSecret(secret);
-  return hmacHex(secret, canonical);
+  return preparedNodeHmac(builtin, secret)(canonical);
 }
 
 /**
  * Whether `signature` is the signature of `canonical` under `secret`. Only 64 lowercase hex characters are
- * accepted (spec §5.1); the expected and received hex are compared in constant time.
+ * accepted (spec §5.1): the received value is compared in constant time with the expected lowercase hex, which
+ * nothing else equals. A value of another length is refused before any HMAC (its length is no secret).
  *
  * @example
  * if (!verifySync(secret, canonical, signatureHeader)) {
@@ -65,6 +49,6 @@ export function signSync(secret: string, canonical: string): string {
  */
 export function verifySync(secret: string, canonical: string, signature: string): boolean {
   assertUsableSecret(secret);
-  if (!isWellFormedSignature(signature)) return false;
-  return constantTimeEqual(hmacHex(secret, canonical), signature);
+  if (typeof signature !== "string" || signature.length !== SIGNATURE_LENGTH) return false;
+  return constantTimeEqual(preparedNodeHmac(builtin, secret)(canonical), signature);
 }

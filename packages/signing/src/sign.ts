@@ -1,8 +1,9 @@
 import { nodeBodyHash, webBodyHash, type RawBody } from "./body-hash";
-import { builtinNodeCrypto, chooseNodeCrypto, type CryptoBackend, type CryptoPreference, type NodeCrypto } from "./crypto-backend";
+import { builtinNodeCrypto, chooseNodeCrypto, type CryptoBackend, type CryptoPreference } from "./crypto-backend";
 import { toDigestInput } from "./digest-input";
 import { toLowerHex } from "./hex";
 import { createKeyCache } from "./key-cache";
+import { createNodeHmac, preparedNodeHmac } from "./node-hmac";
 import { assertUsableSecret } from "./secret";
 import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
 
@@ -46,10 +47,6 @@ export async function webSign(secret: string, canonical: string): Promise<string
   return hmacHex(await cachedHmacKey(secret), canonical);
 }
 
-function nodeHmacHex(nodeCrypto: NodeCrypto, key: unknown, canonical: string): string {
-  return nodeCrypto.createHmac("sha256", key).update(canonical, "utf8").digest("hex");
-}
-
 /**
  * Lowercase hex HMAC-SHA256 of the canonical string (spec §5.2 step 4), with node:crypto where the runtime has it
  * and Web Crypto elsewhere. The key is the UTF-8 encoding of `secret` as written; a secret that looks like hex or
@@ -62,7 +59,7 @@ function nodeHmacHex(nodeCrypto: NodeCrypto, key: unknown, canonical: string): s
 export async function sign(secret: string, canonical: string): Promise<string> {
   assertUsableSecret(secret);
   const nodeCrypto = builtinNodeCrypto();
-  return nodeCrypto === undefined ? webSign(secret, canonical) : nodeHmacHex(nodeCrypto, encoder.encode(secret), canonical);
+  return nodeCrypto === undefined ? webSign(secret, canonical) : preparedNodeHmac(nodeCrypto, secret)(canonical);
 }
 
 /** Hashes, signs and verifies with one secret whose key is prepared once; see {@link createSigner}. */
@@ -104,10 +101,9 @@ export function createSigner(secret: string, preference: CryptoPreference = "aut
   let hashBody: (body: RawBody) => Promise<string>;
   let sync: SyncSigner | undefined;
   if (nodeCrypto !== undefined) {
-    const key = nodeCrypto.createSecretKey(encoder.encode(secret));
     const nodeSync: SyncSigner = {
       hashBody: (body) => nodeBodyHash(nodeCrypto, body),
-      sign: (canonical) => nodeHmacHex(nodeCrypto, key, canonical),
+      sign: createNodeHmac(nodeCrypto, encoder.encode(secret)),
     };
     sync = nodeSync;
     signCanonical = async (canonical) => nodeSync.sign(canonical);
