@@ -1,31 +1,47 @@
+import { bodyHash, createSigner } from "@org/webinar-signing";
 import { describe, expect, it } from "vitest";
-import { BodyRecordingRequest, exactBodyBytes } from "./exact-body";
+import { BodyRecordingRequest, exactBody } from "./exact-body";
 
 const url = "http://127.0.0.1/api/v1/open/viewers/upsert";
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const decode = (body: string | Uint8Array) => (typeof body === "string" ? body : new TextDecoder().decode(body));
+const sentBytes = async (request: Request) => new Uint8Array(await request.clone().arrayBuffer());
 
-describe("exactBodyBytes", () => {
+/** What matters for signing: both backends hash the body to what the hash of the bytes Request sends is. */
+async function expectHashOfSentBytes(request: Request, body: string | Uint8Array): Promise<void> {
+  const expected = await bodyHash(await sentBytes(request));
+  expect(await bodyHash(body)).toBe(expected);
+  expect(await createSigner("s", "web").hashBody(body)).toBe(expected);
+  expect(createSigner("s", "node").sync!.hashBody(body)).toBe(expected);
+}
+
+describe("exactBody", () => {
   it.each([
     { rule: "§5.2 a recorded string is sent as its UTF-8 bytes", make: () => new BodyRecordingRequest(url, { method: "POST", body: '{"displayName":"张三 🎉"}' }) },
     { rule: "§5.2 recorded bytes are sent as they are", make: () => new BodyRecordingRequest(url, { method: "POST", body: new TextEncoder().encode('{"displayName":"张三 🎉"}') }) },
     { rule: "§5.2 a plain Request is read from a clone", make: () => new Request(url, { method: "POST", body: '{"displayName":"张三 🎉"}' }) },
   ])("$rule, byte for byte what Request itself sends", async ({ make }) => {
     const request = make();
-    const bytes = await exactBodyBytes(request);
-    expect(decode(bytes)).toBe('{"displayName":"张三 🎉"}');
-    expect(bytes).toEqual(new Uint8Array(await request.clone().arrayBuffer()));
+    const body = await exactBody(request);
+    expect(decode(body)).toBe('{"displayName":"张三 🎉"}');
+    expect(new TextEncoder().encode(decode(body))).toEqual(await sentBytes(request));
+    await expectHashOfSentBytes(request, body);
   });
 
-  it("a lone surrogate becomes U+FFFD exactly as Request encodes it", async () => {
+  it("a recorded string stays a string: fetch and the signer both encode it", async () => {
+    const request = new BodyRecordingRequest(url, { method: "POST", body: "{}" });
+    expect(await exactBody(request)).toBe("{}");
+  });
+
+  it("a lone surrogate is hashed as U+FFFD, exactly as Request encodes it", async () => {
     const request = new BodyRecordingRequest(url, { method: "POST", body: '{"a":"\uD800"}' });
-    expect(await exactBodyBytes(request)).toEqual(new Uint8Array(await request.clone().arrayBuffer()));
+    await expectHashOfSentBytes(request, await exactBody(request));
   });
 
   it("recorded bytes are copied, so a later change to the caller's array is not sent", async () => {
     const source = new TextEncoder().encode("{}");
-    const bytes = await exactBodyBytes(new BodyRecordingRequest(url, { method: "POST", body: source }));
+    const body = await exactBody(new BodyRecordingRequest(url, { method: "POST", body: source }));
     source[0] = 0x20;
-    expect(decode(bytes)).toBe("{}");
+    expect(decode(body)).toBe("{}");
   });
 });
 

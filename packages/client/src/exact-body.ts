@@ -1,10 +1,9 @@
 /**
- * The bytes a request will send, read without a second serialization (spec §5.2 step 1: serialize once, sign and
+ * The body a request will send, read without a second serialization (spec §5.2 step 1: serialize once, sign and
  * send the same bytes). openapi-fetch serializes the body once and builds a `Request` with it; the client passes
  * it this `Request` subclass, which remembers the string or bytes it was given, so signing needs neither a clone
  * nor a stream read. A request built any other way (a middleware that replaced it) is read from a clone.
  */
-const encoder = new TextEncoder();
 
 /** A `Request` that remembers a string or byte body as given. Used as openapi-fetch's `Request` class. */
 export class BodyRecordingRequest extends Request {
@@ -42,17 +41,17 @@ export class BodyRecordingRequest extends Request {
 }
 
 /**
- * The exact body bytes of a request. A string is encoded as UTF-8, as `Request` itself encodes it (lone
- * surrogates become U+FFFD in both), and bytes are copied, so what is hashed is what is sent.
+ * The exact body of a request, as a string or bytes to hash and send as they are. A string stays a string: `fetch`
+ * sends it as UTF-8 and the signer hashes it as UTF-8 (lone surrogates become U+FFFD in both), so the bytes hashed
+ * are the bytes sent without encoding them here first. Bytes are copied, so a later change to the caller's array
+ * is not sent.
  */
-export async function exactBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  return recordedBodyBytes(request) ?? new Uint8Array(await request.clone().arrayBuffer());
+export async function exactBody(request: Request): Promise<string | Uint8Array<ArrayBuffer>> {
+  return recordedBody(request) ?? new Uint8Array(await request.clone().arrayBuffer());
 }
 
-/** {@link exactBodyBytes} without waiting, for a request whose body was recorded; `undefined` otherwise. */
-export function recordedBodyBytes(request: Request): Uint8Array<ArrayBuffer> | undefined {
+/** {@link exactBody} without waiting, for a request whose body was recorded; `undefined` otherwise. */
+export function recordedBody(request: Request): string | Uint8Array<ArrayBuffer> | undefined {
   const recorded = BodyRecordingRequest.recordedBody(request);
-  if (typeof recorded === "string") return encoder.encode(recorded);
-  if (recorded !== undefined) return recorded.slice();
-  return undefined;
+  return typeof recorded === "string" ? recorded : recorded?.slice();
 }

@@ -9,7 +9,7 @@ import type { OperationId } from "@org/webinar-types";
 import type { ClockSkew } from "./clock-skew";
 import { readEnvelope, type Envelope } from "./envelope";
 import { WebinarConnectionError, WebinarTimeoutError, type WebinarError } from "./errors";
-import { BodyRecordingRequest, exactBodyBytes, recordedBodyBytes } from "./exact-body";
+import { BodyRecordingRequest, exactBody, recordedBody } from "./exact-body";
 import { emitLog, type RequestLogEntry, type RequestLogError, type RequestLogger } from "./request-log";
 import { retryAfterMs } from "./retry-after";
 import { backoffDelayMs, isRetryableAnswer, type RetryPolicy } from "./retry-policy";
@@ -205,7 +205,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
   const { apiKey, signer, clock, skew, logger } = transport;
   const { retry } = settings;
   const { href, path } = requestTarget(request.url);
-  const body = recordedBodyBytes(request) ?? (await exactBodyBytes(request));
+  const body = recordedBody(request) ?? (await exactBody(request));
   // node:crypto signs synchronously: no promise per step on the path every request takes.
   const bodyHash = signer.sync === undefined ? await signer.hashBody(body) : signer.sync.hashBody(body);
   // The headers of every attempt, in the order they have always been sent: the request's own, then ours. The three
