@@ -10,6 +10,7 @@ import {
   compileSignedRequestCheck,
   type IncomingRequest,
   type RequestRejection,
+  type SignedRequest,
   type SignedRequestOptions,
 } from "./verify-signed-request";
 
@@ -67,23 +68,26 @@ export function createRequestVerifier(options: RequestVerifierOptions): RequestV
   const verifySignature = compileSignedRequestCheck(options);
   return {
     options,
-    async verify(request) {
-      const signed = await verifySignature(request);
-      if (!signed.ok) return signed;
-      const parsed = parseAndValidate(signed.operationId, signed.body);
-      if (!parsed.ok) {
-        const { code, message, details } = parsed.error;
-        return {
-          ok: false,
-          status: parsed.status,
-          body: errorEnvelope(signed.requestId, code, message, details),
-          headers: { ...ERROR_RESPONSE_HEADERS, ...signed.headers },
-        };
-      }
-      const { merchantId, apiKey, operationId, requestId, headers } = signed;
-      return { ok: true, merchantId, apiKey, operationId, body: parsed.value, requestId, headers } as VerifiedRequest;
-    },
+    // A `then` rather than an async function awaiting the check: one promise fewer on the path of every request.
+    verify: (request) => verifySignature(request).then(parseVerifiedBody),
   };
+}
+
+/** The second half of the pipeline: parses and validates the body of a request whose signature verified. */
+function parseVerifiedBody(signed: SignedRequest | RequestRejection): VerifiedRequest | RequestRejection {
+  if (!signed.ok) return signed;
+  const parsed = parseAndValidate(signed.operationId, signed.body);
+  if (!parsed.ok) {
+    const { code, message, details } = parsed.error;
+    return {
+      ok: false,
+      status: parsed.status,
+      body: errorEnvelope(signed.requestId, code, message, details),
+      headers: { ...ERROR_RESPONSE_HEADERS, ...signed.headers },
+    };
+  }
+  const { merchantId, apiKey, operationId, requestId, headers } = signed;
+  return { ok: true, merchantId, apiKey, operationId, body: parsed.value, requestId, headers } as VerifiedRequest;
 }
 
 const verifiers = new WeakMap<RequestVerifierOptions, RequestVerifier>();
