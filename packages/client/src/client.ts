@@ -29,7 +29,7 @@ import { planIdBatches } from "./id-batches";
 import { pollUntilDone, type WaitForFinalOptions } from "./polling";
 import { retryAfterMs } from "./retry-after";
 import { resolveRetryPolicy, type RetryOptions } from "./retry-policy";
-import { createSignedFetch, type FinalAnswer } from "./signed-fetch";
+import { createSignedFetch, sendSignedCall, type FinalAnswer } from "./signed-fetch";
 import { mergeViewerWatch } from "./viewer-watch-order";
 import { paginateViewerWatch, type PaginationLimits, type ViewerWatchIterable, type ViewerWatchQuery } from "./viewer-watch-pages";
 import { withRequestId, type WithRequestId } from "./with-request-id";
@@ -207,6 +207,17 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
   // redirect: "error" here too, for any request that bypasses the signing fetch (it never should).
   const raw = createClient<paths>({ baseUrl, fetch: defaultFetch, Request: BodyRecordingRequest, redirect: "error" });
   const runtime = { clock: transport.clock, sleep: transport.sleep };
+  // openapi-fetch builds a `Request` for each call (a body stream and an abort signal, which cost more than signing
+  // it) so that middlewares have one to see. Until `client.raw.use()` adds a middleware, the methods skip it and
+  // hand the signing fetch the same URL, headers and body directly; from then on they go through openapi-fetch.
+  let middlewareAdded = false;
+  const use = raw.use.bind(raw);
+  raw.use = (...middlewares) => {
+    middlewareAdded = true;
+    use(...middlewares);
+  };
+  // The URL openapi-fetch builds: the base URL without its trailing slash, then the operation's path.
+  const baseWithoutSlash = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
 
   async function call<Op extends OperationId>(
     operationId: Op,
@@ -223,10 +234,16 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
         answer = final;
       },
     };
-    // The body goes into the init literal itself: spreading it into a copy per call costs more than it looks.
-    const init: SendInit<Op> = { body, parseAs: "stream", fetch: createSignedFetch(transport, settings) };
-    if (options.signal !== undefined) init.signal = options.signal;
-    await send(init);
+    if (middlewareAdded) {
+      // The body goes into the init literal itself: spreading it into a copy per call costs more than it looks.
+      const init: SendInit<Op> = { body, parseAs: "stream", fetch: createSignedFetch(transport, settings) };
+      if (options.signal !== undefined) init.signal = options.signal;
+      await send(init);
+    } else {
+      // openapi-fetch's own serialization of a JSON body is JSON.stringify, and its only header is content-type,
+      // which the signing fetch sets.
+      await sendSignedCall(transport, settings, { url: baseWithoutSlash + operations[operationId].path, headers: {}, body: JSON.stringify(body), signal: options.signal });
+    }
     if (answer === undefined) throw new Error(`${operationId}: the signing fetch returned no answer`);
     return resultOf(operationId, answer);
   }

@@ -190,36 +190,61 @@ function failureLogError(error: WebinarError): RequestLogError {
 }
 
 /**
- * Creates the `fetch` for openapi-fetch that signs, sends and retries one call.
+ * One call as the signing fetch sends it: what it reads from openapi-fetch's `Request`, or what a typed method
+ * hands over directly (client.ts), without building a `Request` at all.
+ */
+export interface OutgoingCall {
+  /** The absolute URL; its path is the path signed. */
+  url: string;
+  /** The caller's headers, lowercase names; the signing headers are added after them. Owned by the call. */
+  headers: Record<string, string>;
+  /** The exact body: a string is sent and hashed as its UTF-8 bytes. */
+  body: string | Uint8Array<ArrayBuffer>;
+  /** The signal that aborts the call, waits included; `undefined` when nothing can abort it. */
+  signal: AbortSignal | undefined;
+}
+
+function outgoingCall(request: Request, body: string | Uint8Array<ArrayBuffer>): OutgoingCall {
+  // A request that follows no signal can never be aborted: then there is nothing to watch during an attempt.
+  return { url: request.url, headers: headerRecord(request.headers), body, signal: BodyRecordingRequest.signalMayAbort(request) ? request.signal : undefined };
+}
+
+/**
+ * Creates the `fetch` for openapi-fetch that signs, sends and retries one call; see {@link sendSignedCall}. It
+ * signs the request openapi-fetch hands it after every middleware, over the body that request carries.
+ */
+export function createSignedFetch(transport: SigningTransport, settings: CallSettings): (request: Request) => Promise<Response> {
+  return (request) => {
+    const recorded = recordedBody(request);
+    if (recorded !== undefined) return sendSignedCall(transport, settings, outgoingCall(request, recorded));
+    return exactBody(request).then((body) => sendSignedCall(transport, settings, outgoingCall(request, body)));
+  };
+}
+
+/**
+ * Signs, sends and retries one call.
  *
  * Retried: answers whose code has the retry class `backoff` (and gateway 5xx pages without a code), network
  * failures and attempt timeouts, while attempts and the deadline allow; the wait is the answer's `Retry-After`
  * or exponential backoff with full jitter. Once per call, a 401 OPEN_API_UNAUTHORIZED is retried at once when the
  * answer's `Date` shows the request was signed with a clock off by more than the skew threshold.
  */
-export function createSignedFetch(transport: SigningTransport, settings: CallSettings): (request: Request) => Promise<Response> {
-  return (request) => sendSigned(transport, settings, request);
-}
-
-async function sendSigned(transport: SigningTransport, settings: CallSettings, request: Request): Promise<Response> {
+export async function sendSignedCall(transport: SigningTransport, settings: CallSettings, call: OutgoingCall): Promise<Response> {
   const { apiKey, signer, clock, skew, logger } = transport;
   const { retry } = settings;
-  const { href, path } = requestTarget(request.url);
-  const body = recordedBody(request) ?? (await exactBody(request));
+  const { href, path } = requestTarget(call.url);
+  const { body, signal } = call;
   // node:crypto signs synchronously: no promise per step on the path every request takes.
   const bodyHash = signer.sync === undefined ? await signer.hashBody(body) : signer.sync.hashBody(body);
-  // The headers of every attempt, in the order they have always been sent: the request's own, then ours. The three
+  // The headers of every attempt, in the order they have always been sent: the call's own, then ours. The three
   // per-attempt values are filled into a copy of this template, which keeps its shape (adding the keys to each
   // copy instead costs more than all the rest of the headers' work together).
-  const headerTemplate = headerRecord(request.headers);
+  const headerTemplate = call.headers;
   headerTemplate["content-type"] = "application/json";
   headerTemplate["x-api-key"] = apiKey;
   headerTemplate["x-timestamp"] = "";
   headerTemplate["x-nonce"] = "";
   headerTemplate["x-signature"] = "";
-  const callerSignal = request.signal;
-  // A request that follows no signal can never be aborted: then there is nothing to watch during an attempt.
-  const watchedSignal = BodyRecordingRequest.signalMayAbort(request) ? callerSignal : undefined;
   const deadline = clock() + retry.deadlineMs;
   const wantBody = settings.onAnswer !== undefined || logger !== undefined;
 
@@ -246,7 +271,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
     const remaining = deadline - clock();
     const limit = remaining < settings.timeoutMs ? { ms: Math.max(remaining, 0), phase: "deadline" as const } : { ms: settings.timeoutMs, phase: "attempt" as const };
     const started = performance.now();
-    const result = await attemptOnce(transport.fetch, href, { method: "POST", headers, body, redirect: "error" }, watchedSignal, limit, attempt, wantBody);
+    const result = await attemptOnce(transport.fetch, href, { method: "POST", headers, body, redirect: "error" }, signal, limit, attempt, wantBody);
     const durationMs = performance.now() - started;
     // Entries are built only for a logger: with none, `log?.(...)` skips building its argument too.
     const log =
@@ -260,7 +285,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
       const retryInMs = retryable && countedAttempts < retry.maxAttempts ? plannedDelay(null, clock()) : undefined;
       log?.({ status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
       if (retryInMs === undefined) throw error;
-      await transport.sleep(retryInMs, callerSignal);
+      await transport.sleep(retryInMs, signal);
       continue;
     }
 
@@ -293,7 +318,7 @@ async function sendSigned(transport: SigningTransport, settings: CallSettings, r
       log({ status, requestId: envelope?.requestId, ...(error === undefined ? {} : { error }), ...(retryInMs === undefined ? {} : { retryInMs }) });
     }
     if (retryInMs === undefined) return finish(settings, response, result.body, envelope, attempt);
-    if (retryInMs > 0) await transport.sleep(retryInMs, callerSignal);
+    if (retryInMs > 0) await transport.sleep(retryInMs, signal);
   }
 }
 
