@@ -20,10 +20,9 @@ import {
 } from "@org/webinar-validator";
 import { StaleCredentialError } from "./auth/credential-cache";
 import { NonceReplayedError, NonceStoreFailure } from "./auth/nonce-claim";
-import { errorEnvelope } from "./errors";
 import { authorizeAdmin } from "./admin/authorize";
 import { adminRoutes, createAdminRunner } from "./admin/routes";
-import { ServiceError } from "./errors";
+import { errorEnvelope, ServiceError } from "./errors";
 import { errorResponse, jsonResponse, newRequestId } from "./http/respond";
 import { readBodyText } from "./http/read-body";
 import { runOperation } from "./open-api/operations";

@@ -13,7 +13,7 @@ import { createApp, type AppEnv } from "./app";
 import { createApiKeyStore } from "./auth/api-keys";
 import { createCredentialCache, StaleCredentialError } from "./auth/credential-cache";
 import { createNonceClaim } from "./auth/nonce-claim";
-import type { ConsumingNonceStore } from "./auth/nonce-store";
+import { nonceRetentionMs, type ConsumingNonceStore } from "./auth/nonce-store";
 import { createDatabaseNonceStore } from "./auth/nonce-store-db";
 import { createRedisNonceStore } from "./auth/nonce-store-redis";
 import { createSecretBox, type SecretBox } from "./auth/secret-box";
@@ -172,7 +172,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
               // The same checks with the nonce left to the request's statement (auth/nonce-claim.ts, app.ts).
               options: { ...verifierOptions, nonceStore: { consume: async () => true } },
               claim: (apiKey: string, nonce: string) =>
-                createNonceClaim(apiKey, nonce, runtime.now() + 2 * config.clockSkewSeconds * 1000, (key, value, expiresAtMs) => consumeNonce.consume(key, value, expiresAtMs)),
+                createNonceClaim(apiKey, nonce, runtime.now() + nonceRetentionMs(config.clockSkewSeconds), (key, value, expiresAtMs) => consumeNonce.consume(key, value, expiresAtMs)),
               invalidate: (apiKey: string) => credentials.invalidate(apiKey),
             },
           }),

@@ -8,7 +8,8 @@ import { statement } from "../db/compiled";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
 import { StaleCredentialError } from "./credential-cache";
-import type { ConsumingNonceStore } from "./nonce-store";
+import { claimCtes } from "./nonce-claim";
+import { nonceRetentionMs, type ConsumingNonceStore } from "./nonce-store";
 
 export interface DatabaseNonceStoreOptions {
   clockSkewSeconds: number;
@@ -27,19 +28,10 @@ const consumeNonce = statement<{ nonce: string }>(`
   returning nonce
 `);
 
-// One round trip: the key's and merchant's current status, and the nonce consumed only while both are ACTIVE.
+// One round trip: the key's and merchant's current status, and the nonce consumed only while both are ACTIVE
+// (the same CTEs that fold a nonce into an operation's statement, nonce-claim.ts).
 const consumeNonceIfKeyActive = statement<{ key_active: boolean; fresh: boolean }>(`
-  with key_state as (
-    select exists (
-      select 1 from api_keys k join merchants m on m.id = k.merchant_id
-      where k.api_key = $1 and k.status = 'ACTIVE' and m.status = 'ACTIVE'
-    ) as active
-  ), consumed as (
-    insert into open_api_nonces (api_key, nonce, expires_at)
-    select $1::text, $2::text, $3::timestamptz from key_state where active
-    on conflict (api_key, nonce) do nothing
-    returning 1
-  )
+  with ${claimCtes(1)}
   select (select active from key_state) as key_active, exists (select 1 from consumed) as fresh
 `);
 
@@ -49,7 +41,7 @@ const consumeNonceIfKeyActive = statement<{ key_active: boolean; fresh: boolean 
  * await nonces.consume(apiKey, nonce, Date.now() + 600_000); // true, then false for the same pair
  */
 export function createDatabaseNonceStore(db: Kysely<Database>, options: DatabaseNonceStoreOptions): ConsumingNonceStore {
-  const retentionMs = 2 * options.clockSkewSeconds * 1000;
+  const retentionMs = nonceRetentionMs(options.clockSkewSeconds);
   return {
     async consume(apiKey, nonce, expiresAtMs) {
       const expiresAt = Math.max(expiresAtMs, options.runtime.now() + retentionMs);

@@ -8,7 +8,7 @@
  */
 import { Redis } from "ioredis";
 import type { Runtime } from "../runtime";
-import type { ConsumingNonceStore } from "./nonce-store";
+import { nonceRetentionMs, type ConsumingNonceStore } from "./nonce-store";
 
 export interface RedisNonceStoreOptions {
   url: string;
@@ -24,7 +24,7 @@ export interface RedisNonceStoreOptions {
  * const nonces = createRedisNonceStore({ url: "redis://127.0.0.1:6379", clockSkewSeconds: 300, runtime: systemRuntime });
  */
 export function createRedisNonceStore(options: RedisNonceStoreOptions): ConsumingNonceStore {
-  const retentionMs = 2 * options.clockSkewSeconds * 1000;
+  const retentionMs = nonceRetentionMs(options.clockSkewSeconds);
   const prefix = options.keyPrefix ?? "webinar:nonce:";
   const connectTimeoutMs = 2000;
   const redis = new Redis(options.url, {

@@ -11,3 +11,11 @@ export interface ConsumingNonceStore {
   prune(): Promise<number>;
   close?(): Promise<void>;
 }
+
+/**
+ * How long a consumed nonce must be kept: twice the clock-skew window, since a request is accepted while its
+ * timestamp is within ±skew of the server's clock.
+ */
+export function nonceRetentionMs(clockSkewSeconds: number): number {
+  return 2 * clockSkewSeconds * 1000;
+}
