@@ -216,8 +216,10 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     middlewareAdded = true;
     use(...middlewares);
   };
-  // The URL openapi-fetch builds: the base URL without its trailing slash, then the operation's path.
+  // The URL openapi-fetch builds for each operation, made once: the base URL without its trailing slash, then the
+  // operation's path.
   const baseWithoutSlash = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
+  const operationUrls = Object.fromEntries(Object.entries(operations).map(([operationId, { path }]) => [operationId, baseWithoutSlash + path])) as Record<OperationId, string>;
 
   async function call<Op extends OperationId>(
     operationId: Op,
@@ -242,7 +244,7 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     } else {
       // openapi-fetch's own serialization of a JSON body is JSON.stringify, and its only header is content-type,
       // which the signing fetch sets.
-      await sendSignedCall(transport, settings, { url: baseWithoutSlash + operations[operationId].path, headers: {}, body: JSON.stringify(body), signal: options.signal });
+      await sendSignedCall(transport, settings, { url: operationUrls[operationId], headers: {}, body: JSON.stringify(body), signal: options.signal });
     }
     if (answer === undefined) throw new Error(`${operationId}: the signing fetch returned no answer`);
     return resultOf(operationId, answer);

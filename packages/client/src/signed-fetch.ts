@@ -106,9 +106,9 @@ function headerRecord(headers: Headers): Record<string, string> {
 /**
  * Sends one attempt and, when `wantBody` asks for it (or the answer is not ok), reads the whole answer, all within
  * `limit.ms`. The limit is enforced by settling the attempt from the timer as well as by aborting the signal, so a
- * `fetch` that ignores signals still times out. One promise per attempt, settled by whichever comes first: the answer, a failure, the
- * timer or the caller's abort (no `Promise.race`, no listener on the attempt's own signal). `callerSignal` is
- * `undefined` when the request follows no signal, so no caller can abort it.
+ * `fetch` that ignores signals still times out. One promise per attempt, settled by whichever comes first: the
+ * answer, a failure, the timer or the caller's abort (no `Promise.race`, no listener on the attempt's own signal).
+ * `callerSignal` is `undefined` when nothing can abort the call.
  */
 function attemptOnce(
   fetchImpl: FetchLike,
