@@ -1,0 +1,104 @@
+/**
+ * The load benchmark's settings, from flags first and the environment second (see load.bench.ts for the list).
+ * The defaults give stable figures in about four minutes on two cores; `--quick` is a smoke run.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface LoadBenchOptions {
+  /** The built server entry point that is started as `node <serverMain>`. */
+  serverMain: string;
+  json: boolean;
+  quick: boolean;
+  /** Measured seconds per row (per operation, per server or floor); whole seconds. */
+  durationSeconds: number;
+  /** Unmeasured seconds before each measured run, on as many connections; whole seconds, 0 for none. */
+  warmupSeconds: number;
+  connections: number;
+  databases: DatabaseKind[];
+  /** An admin URL of the PostgreSQL server; the bench creates and drops its databases there. */
+  postgresUrl: string;
+  /** Viewers created before the runs: the existing-viewer upserts and the tickets go round them. */
+  existingViewers: number;
+  /** Viewers with watch data on the finalized webinar whose detail page is read. */
+  watchedViewers: number;
+}
+
+const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
+
+  --server <main.js>     the built server to measure (default: this checkout's packages/server/dist/main.js;
+                         a relative path starts at the repository root)
+  --json                 print the figures as one JSON document instead of the tables
+  --quick                smoke run: 1 s rows after 1 s warm-up, fewer seeded viewers
+  --duration <s>         measured seconds per row          (BENCH_LOAD_DURATION, default 8)
+  --warmup <s>           warm-up seconds before each row   (BENCH_LOAD_WARMUP, default 2)
+  --connections <n>      concurrent connections             (BENCH_LOAD_CONNECTIONS, default 16)
+  --db <list>            pglite,postgres                    (BENCH_LOAD_DB, default both)
+  --postgres-url <url>   admin URL of PostgreSQL            (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+`;
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const DEFAULT_SERVER = resolve(here, "../../dist/main.js");
+
+/** A whole number from a flag or variable: autocannon ends its runs on whole seconds. */
+function wholeNumber(name: string, text: string, minimum: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number >= ${minimum}, got "${text}"`);
+  return value;
+}
+
+function databaseKinds(text: string): DatabaseKind[] {
+  const kinds = text.split(",").map((kind) => kind.trim());
+  for (const kind of kinds) if (kind !== "pglite" && kind !== "postgres") throw new Error(`--db takes pglite and/or postgres, got "${kind}"`);
+  return kinds as DatabaseKind[];
+}
+
+/**
+ * pnpm runs the script in this package's folder but keeps the folder it ran the root script in (the repository
+ * root for `pnpm bench:load`) in INIT_CWD: a relative `--server` is taken from there.
+ */
+function fromCallerDirectory(path: string, env: NodeJS.ProcessEnv): string {
+  return isAbsolute(path) ? path : resolve(env.INIT_CWD ?? process.cwd(), path);
+}
+
+/** The settings, or `undefined` after printing the usage for `--help`. */
+export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBenchOptions | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      server: { type: "string" },
+      json: { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      db: { type: "string" },
+      "postgres-url": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return undefined;
+  }
+  const quick = values.quick;
+  const duration = values.duration ?? env.BENCH_LOAD_DURATION ?? (quick ? "1" : "8");
+  const warmup = values.warmup ?? env.BENCH_LOAD_WARMUP ?? (quick ? "1" : "2");
+  const connections = values.connections ?? env.BENCH_LOAD_CONNECTIONS ?? "16";
+  return {
+    serverMain: values.server === undefined ? DEFAULT_SERVER : fromCallerDirectory(values.server, env),
+    json: values.json,
+    quick,
+    durationSeconds: wholeNumber("--duration", duration, 1),
+    warmupSeconds: wholeNumber("--warmup", warmup, 0),
+    connections: wholeNumber("--connections", connections, 1),
+    databases: databaseKinds(values.db ?? env.BENCH_LOAD_DB ?? "pglite,postgres"),
+    postgresUrl: values["postgres-url"] ?? env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    // A detail page of 100 needs more than 100 watched viewers; "a few hundred" makes it a real page of three.
+    existingViewers: quick ? 200 : 1000,
+    watchedViewers: quick ? 150 : 300,
+  };
+}

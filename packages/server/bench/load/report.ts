@@ -1,0 +1,123 @@
+/**
+ * The figures for people (tables and goal lines) and for machines (one JSON document). Goals are printed beside
+ * the figures, never asserted: the machine and its neighbours decide too much of them.
+ */
+import type { Errors, Figures } from "./measure";
+import { operationById, type OperationId } from "./operations";
+import type { LoadBenchResult } from "./run-load-bench";
+
+/** Server/floor throughput ratio every operation should reach on PostgreSQL. */
+export const SERVER_TO_FLOOR_GOAL = 0.5;
+/** Two server processes on one PostgreSQL database over one, where the database has spare cores. */
+export const TWO_PROCESS_GOAL = 1.6;
+/** Most server CPU per request on PostgreSQL (the server process only), for the writes every login flow makes. */
+export const SERVER_CPU_GOALS_MICROS: Readonly<Partial<Record<OperationId, number>>> = { upsertNewViewer: 150, upsertExistingViewer: 150, issueLoginTicket: 250 };
+
+const DATABASE_TITLES = {
+  pglite: "PGlite (the server's embedded default, a temporary data directory; the floor: PGlite in process)",
+  postgres: "PostgreSQL (a database made for the run; the floor: a pg Pool on a database of its own)",
+};
+
+function fixed(value: number | null, digits: number): string {
+  return value === null || Number.isNaN(value) ? "-" : value.toFixed(digits);
+}
+
+function errorText(errors: Errors): string {
+  if (errors.total === 0) return "0";
+  const parts = Object.entries(errors.byStatus).map(([status, count]) => `${count}x${status}`);
+  if (errors.badShape > 0) parts.push(`${errors.badShape} bad shape`);
+  if (errors.connection > 0) parts.push(`${errors.connection} connection`);
+  return parts.join(" ");
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  // The first column (the operation) is left-aligned, the figures right-aligned.
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  return [line(header), ...rows.map(line)].map((text) => `  ${text}`).join("\n");
+}
+
+const figureCells = (figures: Figures) => [fixed(figures.requestsPerSecond, 0), fixed(figures.p50Ms, 2), fixed(figures.p99Ms, 2), fixed(figures.cpuMicrosPerRequest, 0)];
+
+interface GoalItem {
+  label: string;
+  value: number | null;
+  met: boolean;
+}
+
+function goalLine(goal: string, items: GoalItem[], digits: number): string {
+  if (items.length === 0) return `${goal}: not measured`;
+  const missed = items.filter((item) => !item.met);
+  return missed.length === 0 ? `${goal}: met` : `${goal}: not met by ${missed.map((item) => `${item.label} ${fixed(item.value, digits)}`).join(", ")}`;
+}
+
+/** The human-readable report. */
+export function textReport(result: LoadBenchResult): string {
+  const { settings } = result;
+  const lines = [
+    `Load benchmark of ${result.serverMain} (Node ${result.node})`,
+    `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per row; ` +
+      `${settings.existingViewers} existing viewers, detail page of a finalized webinar with ${settings.watchedViewers} watched viewers`,
+    `${result.cores} cores (os.availableParallelism()), shared by autocannon, the server process(es), the floor app and PostgreSQL:` +
+      " the absolute figures are this machine's; compare ratios measured in one run.",
+    "CPU = user + system CPU of the measured process(es) per request (on PostgreSQL the database's own processes are not counted).",
+  ];
+  for (const { database, operations } of result.databases) {
+    lines.push("", DATABASE_TITLES[database]);
+    lines.push(
+      table(
+        ["operation", "server req/s", "p50 ms", "p99 ms", "CPU µs", "floor req/s", "p50 ms", "p99 ms", "CPU µs", "server/floor", "errors (server | floor)"],
+        operations.map((row) => [row.label, ...figureCells(row.server), ...figureCells(row.floor), fixed(row.serverToFloor, 2), `${errorText(row.server.errors)} | ${errorText(row.floor.errors)}`]),
+      ),
+    );
+  }
+  if (result.twoProcesses !== null) {
+    lines.push("", "Two server processes on one PostgreSQL database (load split across both) against one:");
+    lines.push(
+      table(
+        ["operation", "one req/s", "p50 ms", "p99 ms", "two req/s", "p50 ms", "p99 ms", "two/one", "errors (one | two)"],
+        result.twoProcesses.map((row) => [
+          row.label,
+          ...figureCells(row.oneProcess).slice(0, 3),
+          ...figureCells(row.twoProcesses).slice(0, 3),
+          `${fixed(row.ratio, 2)}x`,
+          `${errorText(row.oneProcess.errors)} | ${errorText(row.twoProcesses.errors)}`,
+        ]),
+      ),
+    );
+  }
+  const postgres = result.databases.find((database) => database.database === "postgres")?.operations ?? [];
+  const cpuGoals = postgres.filter((row) => SERVER_CPU_GOALS_MICROS[row.operation] !== undefined);
+  lines.push(
+    "",
+    "Goals (printed, not asserted):",
+    `  ${goalLine(
+      `every server/floor ratio >= ${SERVER_TO_FLOOR_GOAL} on PostgreSQL`,
+      postgres.map((row) => ({ label: row.label, value: row.serverToFloor, met: row.serverToFloor >= SERVER_TO_FLOOR_GOAL })),
+      2,
+    )}`,
+    `  ${goalLine(
+      `two processes >= ${TWO_PROCESS_GOAL}x one where the database has spare cores (here ${result.cores} cores for everything)`,
+      (result.twoProcesses ?? []).map((row) => ({ label: row.label, value: row.ratio, met: row.ratio >= TWO_PROCESS_GOAL })),
+      2,
+    )}`,
+    `  ${goalLine(
+      `server CPU per request on PostgreSQL: ${Object.entries(SERVER_CPU_GOALS_MICROS)
+        .map(([id, micros]) => `${operationById(id as OperationId).label} <= ${micros} µs`)
+        .join(", ")}`,
+      cpuGoals.map((row) => ({ label: row.label, value: row.server.cpuMicrosPerRequest, met: row.server.cpuMicrosPerRequest !== null && row.server.cpuMicrosPerRequest <= SERVER_CPU_GOALS_MICROS[row.operation]! })),
+      0,
+    )}`,
+    "",
+    result.errors === 0
+      ? "Errors: 0 (every answer checked: status 200 and the operation's success envelope)"
+      : `Errors: ${result.errors} (non-200 answers, wrong envelopes, connection errors or timeouts): the figures above are not valid`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** The same figures and the goals as one JSON document (NaN, for a row without answers, becomes null). */
+export function jsonReport(result: LoadBenchResult): string {
+  const goals = { serverToFloorOnPostgres: SERVER_TO_FLOOR_GOAL, twoProcessesOverOne: TWO_PROCESS_GOAL, serverCpuMicrosOnPostgres: SERVER_CPU_GOALS_MICROS };
+  return `${JSON.stringify({ ...result, goals }, null, 2)}\n`;
+}
