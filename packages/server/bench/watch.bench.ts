@@ -19,7 +19,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { CompiledQuery, type Kysely } from "kysely";
-import pg from "pg";
 import type { PlaybackMode, QueryViewerWatchRequest, Sort } from "@org/webinar-types";
 import { connectDatabase, type DatabaseHandle } from "../src/db/connect";
 import type { Database } from "../src/db/schema";
@@ -28,6 +27,7 @@ import type { CursorPosition } from "../src/watch-data/cursor";
 import { readOverview } from "../src/watch-data/overview";
 import { readViewerPage, viewerPageQuery } from "../src/watch-data/viewer-query";
 import type { WatchedWebinar } from "../src/watch-data/webinar-state";
+import { createRunDatabase } from "./postgres-run-database";
 
 const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REPS = Number(process.env.BENCH_WATCH_REPS ?? 30);
@@ -38,16 +38,6 @@ const SORTS: Sort[] = ["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED
 const MODES: PlaybackMode[] = ["ALL", "LIVE", "REPLAY"];
 const COLUMN: Record<Sort, string> = { WATCH_SECONDS_DESC: "total_seconds", LAST_WATCHED_DESC: "last_watched_at", FIRST_WATCHED_ASC: "first_watched_at" };
 const cursorKey = randomBytes(32);
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 async function p50(run: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < 3; i += 1) await run();
@@ -126,15 +116,13 @@ async function main(): Promise<void> {
   const timeouts = { connectTimeoutMs: 5000, statementTimeoutMs: 600_000, poolMax: 4 };
   if (STORAGES.includes("postgres")) {
     for (const n of MILLION ? [...SIZES, 1_000_000] : SIZES) {
-      const name = `webinar_bench_watch_${randomBytes(4).toString("hex")}`;
-      await adminQuery(`create database "${name}"`);
-      const url = Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: `/${name}` }).toString();
-      const handle = await connectDatabase({ kind: "postgres", databaseUrl: url }, timeouts);
+      const database = await createRunDatabase(POSTGRES_ADMIN_URL, "webinar_bench_watch");
+      const handle = await connectDatabase({ kind: "postgres", databaseUrl: database.url }, timeouts);
       try {
         await benchOne("PostgreSQL", handle, n);
       } finally {
         await handle.close();
-        await adminQuery(`drop database if exists "${name}" with (force)`);
+        await database.drop();
       }
     }
   }
