@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: "server",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     // Every file starts an embedded database and PostgreSQL databases of its own; the machine is shared.
     maxWorkers: 2,

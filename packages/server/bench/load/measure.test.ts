@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, test } from "vitest";
+import { bodyHash, canonicalString, verify } from "@org/webinar-signing";
+import type { Fixture } from "./fixture";
+import { measure, type Target } from "./measure";
+import { operationById } from "./operations";
+
+const fixture: Fixture = {
+  credentials: { apiKey: "wk_bench_key", secret: "bench-secret" },
+  ticketCode: "wbn-bench",
+  watchTicketCode: "wbn-watch",
+  existingExternalUserIds: ["existing-0", "existing-1"],
+  existingUids: [10000, 10001],
+};
+const settings = { connections: 2, durationSeconds: 1, warmupSeconds: 0 };
+const ticket = operationById("issueLoginTicket");
+
+interface Received {
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve()))));
+
+/** A stand-in server that records every request and answers each with `status` and `body`. */
+async function standIn(status: number, body: string): Promise<{ target: Target; received: Received[] }> {
+  const received: Received[] = [];
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      res.writeHead(status, { "content-type": "application/json" }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { target: { process: { url, pid: process.pid, cpuSeconds: () => undefined, stop: async () => {} }, fixture }, received };
+}
+
+const rightAnswer = JSON.stringify({ requestId: "req_1", data: { loginTicket: "lt_x", loginUrl: "https://w/wbn#login_ticket=lt_x", expiresAt: "2030-01-01T00:00:00Z" } });
+
+describe("measure: every answer is checked", () => {
+  test.each([
+    { name: "issueLoginTicket success envelope -> no errors", status: 200, body: rightAnswer, expected: { byStatus: {}, badShape: 0 }, counted: 0 },
+    { name: "401 OPEN_API_UNAUTHORIZED -> counted by status", status: 401, body: JSON.stringify({ requestId: "r", error: { code: "OPEN_API_UNAUTHORIZED", message: "no" } }), expected: "401", counted: 1 },
+    { name: "200 without the operation's data fields -> bad shape", status: 200, body: JSON.stringify({ requestId: "r", data: {} }), expected: "badShape", counted: 1 },
+    { name: "200 without requestId -> bad shape", status: 200, body: JSON.stringify({ data: JSON.parse(rightAnswer).data }), expected: "badShape", counted: 1 },
+    { name: "200 that is not JSON -> bad shape", status: 200, body: "<html>ok</html>", expected: "badShape", counted: 1 },
+  ])("$name", async ({ status, body, expected, counted }) => {
+    const { target } = await standIn(status, body);
+    const figures = await measure(ticket, [target], settings);
+    expect(figures.requests).toBeGreaterThan(0);
+    expect(figures.checked).toBeGreaterThanOrEqual(figures.requests);
+    // Every checked answer is an error, or none is.
+    expect(figures.errors.total).toBe(counted * figures.checked);
+    if (expected === "401") expect(figures.errors.byStatus).toEqual({ 401: figures.checked });
+    if (expected === "badShape") expect(figures.errors.badShape).toBe(figures.checked);
+    expect(figures.cpuMicrosPerRequest).toBeNull();
+  });
+});
+
+describe("measure: requests", () => {
+  test("each is signed over its exact body with a fresh nonce (checked with @org/webinar-signing)", async () => {
+    const { target, received } = await standIn(200, rightAnswer);
+    await measure(ticket, [target], settings);
+    expect(received.length).toBeGreaterThan(10);
+    const nonces = new Set(received.map((request) => request.headers["x-nonce"]));
+    expect(nonces.size).toBe(received.length);
+    for (const request of received.slice(0, 20)) {
+      const canonical = canonicalString({
+        apiKey: String(request.headers["x-api-key"]),
+        path: ticket.path,
+        timestamp: String(request.headers["x-timestamp"]),
+        nonce: String(request.headers["x-nonce"]),
+        bodyHash: await bodyHash(request.body),
+      });
+      expect(await verify(fixture.credentials.secret, canonical, String(request.headers["x-signature"]))).toBe(true);
+    }
+  });
+
+  test("issueLoginTicket bodies go round the existing viewers' uids", async () => {
+    const { target, received } = await standIn(200, rightAnswer);
+    await measure(ticket, [target], settings);
+    const uids = new Set(received.map((request) => (JSON.parse(request.body) as { uid: number }).uid));
+    expect([...uids].sort()).toEqual(fixture.existingUids);
+  });
+});
