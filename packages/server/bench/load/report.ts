@@ -61,6 +61,8 @@ export function textReport(result: LoadBenchResult): string {
     `${result.cores} cores (os.availableParallelism()), shared by autocannon, the server process(es), the floor app and PostgreSQL:` +
       " the absolute figures are this machine's; compare ratios measured in one run.",
     "CPU = user + system CPU of the measured process(es) per request (on PostgreSQL the database's own processes are not counted).",
+    "The floor neither verifies a signature nor records a nonce; every server request records its nonce (in the database unless" +
+      " REDIS_URL is set), a write that the floor's read-only rows (existing viewer, overview, detail page) do not make.",
   ];
   for (const { database, operations } of result.databases) {
     lines.push("", DATABASE_TITLES[database]);
