@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { spec } from "./load-spec.ts";
 
-// The x-limits extension is the one machine-readable home of §8; the schemas must agree with it so a
-// changed limit cannot leave a stale literal behind.
+// The x-limits extension is the one machine-readable home of the Limits guide; the schemas must agree with it
+// so a changed limit cannot leave a stale literal behind.
 const limits = spec["x-limits"];
 const schemas = spec.components.schemas;
 const query = schemas.QueryViewerWatchRequest.properties;
 
-describe("§8 limits: x-limits agrees with the schemas", () => {
+describe("Limits: x-limits agrees with the schemas", () => {
   it.each([
     ["UID range minimum", schemas.Uid.minimum, limits.uidMin],
     ["UID range maximum", schemas.Uid.maximum, limits.uidMax],
@@ -20,12 +20,13 @@ describe("§8 limits: x-limits agrees with the schemas", () => {
     ["pageSize maximum", query.pageSize.maximum, limits.pageSizeMax],
     ["cursor length", query.cursor.maxLength, limits.cursorMaxLength],
     ["nextCursor length", schemas.ViewerWatchPage.properties.nextCursor.maxLength, limits.cursorMaxLength],
+    ["any other integer (minWatchSeconds, counts, seconds) at most", schemas.NonNegativeInteger.maximum, limits.integerMax],
   ])("%s", (_name, inSchema, inLimits) => {
     expect(inLimits).toBeTypeOf("number");
     expect(inSchema).toBe(inLimits);
   });
 
-  it("§8 values are those of the specification", () => {
+  it("the values are those of the Limits guide", () => {
     expect(limits).toMatchObject({
       clockSkewSeconds: 300,
       maxBodyBytes: 1048576,
@@ -39,6 +40,7 @@ describe("§8 limits: x-limits agrees with the schemas", () => {
       pageSizeMin: 1,
       pageSizeMax: 100,
       cursorMaxLength: 1024,
+      integerMax: Number.MAX_SAFE_INTEGER,
     });
   });
 
@@ -49,7 +51,7 @@ describe("§8 limits: x-limits agrees with the schemas", () => {
     }
   });
 
-  it("§4.6 id-list and cursor limits answer WATCH_REQUEST_INVALID, not REQUEST_INVALID", () => {
+  it("queryViewerWatch: id-list and cursor limits answer WATCH_REQUEST_INVALID, not REQUEST_INVALID", () => {
     for (const field of ["uids", "externalUserIds", "cursor"]) expect(query[field]["x-error-code"]).toBe("WATCH_REQUEST_INVALID");
   });
 });

@@ -75,7 +75,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 write(
   "../src/spec.gen.ts",
   `${banner("spec constants")}
-/** Section 8 limits, from the spec's \`x-limits\` extension. */
+/** The limits of the spec's Limits guide, from its \`x-limits\` extension. */
 export const limits = ${json(spec["x-limits"])} as const;
 
 /** Every error code with its HTTP status and retry class (\`x-httpStatus\`, \`x-retry\` of \`ErrorCode\`). */

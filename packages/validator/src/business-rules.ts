@@ -1,29 +1,28 @@
 /**
- * The request rules of spec §4 that JSON Schema cannot express, in one place, applied around the generated
+ * The request rules of the spec that JSON Schema cannot express, in one place, applied around the generated
  * schema validation:
  *
- * - before it, `trimRequestFields`: `externalUserId` (§4.3) and a `displayName` string are trimmed, so the
- *   schema's non-empty, length (in code points) and character rules judge the trimmed value, as the spec orders
- *   them ("trimmed, non-empty, at most 191 Unicode characters"); a padded id of 191 characters is valid;
- * - after it, `checkCombinedIds`: `uids` and `externalUserIds` together hold at most `limits.maxCombinedIds`
- *   items, duplicates counted (§4.6) -> `WATCH_REQUEST_INVALID`, the code the spec's `x-error-code` gives the
- *   two lists;
- * - after it, `checkDisplayNameCharacters`: no control characters or line breaks anywhere in a `displayName`
- *   (§4.3). The spec's pattern means this, but its `\S` also matches one non-white-space control character
- *   (NUL, DEL, U+0085), so `"a\u0000b"` passes the schema; the rule is checked here until the pattern is fixed;
- * - last, `dropBlankPhone`: an empty or whitespace-only `phone` keeps the old value (§4.3), exactly like an
+ * - before it, `trimRequestFields`: upsertViewer's `externalUserId` and a `displayName` string are trimmed, so
+ *   the schema's non-empty, length (in code points) and character rules judge the trimmed value, as the spec
+ *   orders them ("trimmed, non-empty, at most 191 Unicode characters"): a padded id of 191 characters is valid,
+ *   white space only becomes empty (which `minLength: 1` rejects), and a tab or line feed at either end is
+ *   removed rather than rejected as a control character;
+ * - after it, `checkCombinedIds`: queryViewerWatch's `uids` and `externalUserIds` together hold at most
+ *   `limits.maxCombinedIds` items, duplicates counted -> `WATCH_REQUEST_INVALID`, the code the spec's
+ *   `x-error-code` gives the two lists;
+ * - last, `dropBlankPhone`: upsertViewer's empty or whitespace-only `phone` keeps the old value, exactly like an
  *   omitted one, so it is removed and the handler sees one representation of "keep".
  *
- * Each list on its own above 300 items, and a cursor longer than 1024 characters, are schema rules (`maxItems`,
- * `maxLength`) that the `x-error-code` of those properties maps to `WATCH_REQUEST_INVALID`; they are not
- * repeated here. Limits come from `limits` (the spec's `x-limits`), never literals.
+ * Each list on its own above 300 items, a cursor longer than 1024 characters, and every character rule (no
+ * control characters, line separators or lone surrogates) are schema rules (`maxItems`, `maxLength`, `pattern`);
+ * they are not repeated here. Limits come from `limits` (the spec's `x-limits`), never literals.
  */
 import { limits, type OperationId } from "@org/webinar-types";
 import type { CodedIssue } from "./request-schema";
 
 type JsonObject = Record<string, unknown>;
 
-/** Fields trimmed before validation, per operation (spec §4.3). */
+/** Fields trimmed before validation, per operation (upsertViewer: `externalUserId`, `displayName`). */
 const TRIMMED_FIELDS: { readonly [Op in OperationId]?: readonly string[] } = {
   upsertViewer: ["externalUserId", "displayName"],
 };
@@ -46,7 +45,7 @@ export function trimRequestFields(operationId: OperationId, body: JsonObject): v
 }
 
 /**
- * §4.6: `uids.length + externalUserIds.length` (duplicates counted) at most `limits.maxCombinedIds`.
+ * queryViewerWatch: `uids.length + externalUserIds.length` (duplicates counted) at most `limits.maxCombinedIds`.
  * Returns the issue when the combined count is above the limit; lists that are not arrays are the schema's
  * business.
  *
@@ -69,27 +68,12 @@ export function checkCombinedIds(operationId: OperationId, body: JsonObject): (C
   };
 }
 
-// \p{Cc} is every C0 and C1 control character and DEL; U+2028 and U+2029 are the Unicode line breaks.
-const CONTROL_OR_LINE_BREAK = /[\p{Cc}\u2028\u2029]/u;
-
-/**
- * §4.3: a `displayName` string has no control characters or line breaks (checked after trimming).
- *
- * @example
- * checkDisplayNameCharacters("upsertViewer", { externalUserId: "crm-1", displayName: "a\u0000b" });
- * // { pointer: "/displayName", rule: "pattern", code: "REQUEST_INVALID", ... }
- */
-export function checkDisplayNameCharacters(operationId: OperationId, body: JsonObject): CodedIssue | undefined {
-  if (operationId !== "upsertViewer" || typeof body.displayName !== "string" || !CONTROL_OR_LINE_BREAK.test(body.displayName)) return undefined;
-  return { pointer: "/displayName", rule: "pattern", message: "must not contain control characters or line breaks", code: "REQUEST_INVALID" };
-}
-
 const lengthOf = (value: unknown) => (Array.isArray(value) ? value.length : 0);
 
 const BLANK = /^\s*$/;
 
 /**
- * §4.3: an empty or whitespace-only `phone` keeps the current phone, like an omitted one; it is removed from the
+ * upsertViewer: an empty or whitespace-only `phone` keeps the current phone, like an omitted one; it is removed from the
  * validated body so "keep" has one representation. `null` never gets here: the schema rejects it.
  *
  * @example

@@ -12,11 +12,11 @@ const errorExample = (operationId: string, status: string, name: string) => {
 
 describe("parseAndValidate reproduces the spec's own error examples", () => {
   it.each([
-    { rule: "§4.3 phone null (example PhoneNullInvalid)", operationId: "upsertViewer", body: '{"externalUserId":"crm-000123","phone":null}', example: ["upsertViewer", "400", "phoneNull"] },
-    { rule: "§4.4 uid out of range (example uidOutOfRange)", operationId: "issueLoginTicket", body: '{"uid":9999,"ticketCode":"wbn-7Hq2kP9x"}', example: ["issueLoginTicket", "400", "uidOutOfRange"] },
-    { rule: "§4.5 playbackMode missing (example missingMode)", operationId: "getWatchOverview", body: '{"ticketCode":"wbn-7Hq2kP9x"}', example: ["getWatchOverview", "400", "missingMode"] },
+    { rule: "upsertViewer: phone null (example PhoneNullInvalid)", operationId: "upsertViewer", body: '{"externalUserId":"crm-000123","phone":null}', example: ["upsertViewer", "400", "phoneNull"] },
+    { rule: "issueLoginTicket: uid out of range (example uidOutOfRange)", operationId: "issueLoginTicket", body: '{"uid":9999,"ticketCode":"wbn-7Hq2kP9x"}', example: ["issueLoginTicket", "400", "uidOutOfRange"] },
+    { rule: "getWatchOverview: playbackMode missing (example missingMode)", operationId: "getWatchOverview", body: '{"ticketCode":"wbn-7Hq2kP9x"}', example: ["getWatchOverview", "400", "missingMode"] },
     {
-      rule: "§4.6 pageSize missing (example pageSizeMissing)",
+      rule: "queryViewerWatch: pageSize missing (example pageSizeMissing)",
       operationId: "queryViewerWatch",
       body: '{"ticketCode":"wbn-7Hq2kP9x","playbackMode":"ALL","sort":"WATCH_SECONDS_DESC"}',
       example: ["queryViewerWatch", "400", "pageSizeMissing"],
@@ -27,7 +27,7 @@ describe("parseAndValidate reproduces the spec's own error examples", () => {
     expect(result).toEqual({ ok: false, status: 400, error: expected.error });
   });
 
-  it("§4.6 more than 300 ids combined (example tooManyIds): code, message, count and limit", () => {
+  it("queryViewerWatch: more than 300 ids combined (example tooManyIds): code, message, count and limit", () => {
     const expected = errorExample("queryViewerWatch", "400", "tooManyIds");
     const body = { ticketCode: "wbn-7Hq2kP9x", playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 10, uids: Array(150).fill(10001), externalUserIds: Array(151).fill("a") };
     const result = parseAndValidate("queryViewerWatch", JSON.stringify(body));
@@ -39,7 +39,7 @@ describe("parseAndValidate reproduces the spec's own error examples", () => {
 });
 
 describe("parseAndValidate", () => {
-  it("§4 every offending field is reported (allErrors), each with pointer, rule and message", () => {
+  it("every offending field is reported (allErrors), each with pointer, rule and message", () => {
     const result = parseAndValidate("queryViewerWatch", '{"ticketCode":"a b","playbackMode":"live","sort":"X","pageSize":0,"extra":1}');
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -50,7 +50,7 @@ describe("parseAndValidate", () => {
     for (const error of errors) expect(error.message).toEqual(expect.any(String));
   });
 
-  it("§4.6 an x-error-code property's own constraint -> WATCH_REQUEST_INVALID with a message naming it", () => {
+  it("queryViewerWatch: an x-error-code property's own constraint -> WATCH_REQUEST_INVALID with a message naming it", () => {
     const result = parseAndValidate("queryViewerWatch", JSON.stringify({ ticketCode: "a", playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 1, cursor: "c".repeat(1025) }));
     expect(result).toMatchObject({ ok: false, status: 400, error: { code: "WATCH_REQUEST_INVALID", message: "cursor must NOT have more than 1024 characters", details: { errors: [{ pointer: "/cursor", rule: "maxLength" }] } } });
   });
@@ -65,11 +65,11 @@ describe("parseAndValidate", () => {
   });
 
   it.each([
-    { rule: "§4 invalid UTF-8 -> utf8", body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]), expected: "utf8" },
-    { rule: "§4 a UTF-8 byte order mark -> json", body: new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), expected: "json" },
-    { rule: "§2.6 a truncated object -> json", body: utf8('{"externalUserId":"a"'), expected: "json" },
-    { rule: "§2.6 an array -> type", body: utf8("[]"), expected: "type" },
-    { rule: "§2.6 true -> type", body: utf8("true"), expected: "type" },
+    { rule: "a UTF-8 body: invalid UTF-8 -> utf8", body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]), expected: "utf8" },
+    { rule: "a UTF-8 body without a byte order mark: a BOM -> json", body: new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), expected: "json" },
+    { rule: "Conventions, exactly one JSON object: a truncated object -> json", body: utf8('{"externalUserId":"a"'), expected: "json" },
+    { rule: "Conventions, exactly one JSON object: an array -> type", body: utf8("[]"), expected: "type" },
+    { rule: "Conventions, exactly one JSON object: true -> type", body: utf8("true"), expected: "type" },
   ])("$rule at pointer ''", ({ body, expected }) => {
     expect(parseAndValidate("upsertViewer", body)).toEqual({
       ok: false,
@@ -78,10 +78,36 @@ describe("parseAndValidate", () => {
     });
   });
 
-  it("§4.3 the value is trimmed and a blank phone dropped; a Uint8Array view is read over its window only", () => {
+  it("upsertViewer: the value is trimmed and a blank phone dropped; a Uint8Array view is read over its window only", () => {
     const bytes = utf8('xx{"externalUserId":" crm-1 ","phone":" ","displayName":" 张三 "}yy');
     const result = parseAndValidate("upsertViewer", bytes.subarray(2, bytes.length - 2));
     expect(result).toEqual({ ok: true, value: { externalUserId: "crm-1", displayName: "张三" } });
+  });
+
+  it("queryViewerWatch: a cursor with a forbidden character answers the cursor's own code, WATCH_REQUEST_INVALID", () => {
+    const result = parseAndValidate("queryViewerWatch", JSON.stringify({ ticketCode: "a", playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 1, cursor: "c1.\u0000" }));
+    expect(result).toMatchObject({ ok: false, status: 400, error: { code: "WATCH_REQUEST_INVALID", details: { errors: [{ pointer: "/cursor", rule: "pattern" }] } } });
+  });
+
+  it("upsertViewer: two ids that differ only in a lone surrogate half are both rejected, never turned into one viewer", () => {
+    for (const half of ["\\ud800", "\\udc00"]) {
+      expect(parseAndValidate("upsertViewer", `{"externalUserId":"crm-${half}"}`)).toMatchObject({
+        ok: false,
+        status: 400,
+        error: { code: "REQUEST_INVALID", details: { errors: [{ pointer: "/externalUserId", rule: "pattern" }] } },
+      });
+    }
+  });
+
+  it("upsertViewer: a displayName of 80 000 letters and a control character is rejected for its length and its character", () => {
+    // The old display-name pattern backtracked quadratically on this body (seconds on the shared event loop).
+    const result = parseAndValidate("upsertViewer", JSON.stringify({ externalUserId: "crm-1", displayName: `${"a".repeat(80_000)}\u0000` }));
+    expect(result).toMatchObject({ ok: false, status: 400, error: { code: "REQUEST_INVALID" } });
+    if (result.ok) return;
+    expect((result.error.details?.errors as Array<{ pointer: string; rule: string }>).map(({ pointer, rule }) => `${pointer} ${rule}`).sort()).toEqual([
+      "/displayName maxLength",
+      "/displayName pattern",
+    ]);
   });
 
   it("a string body is accepted as already-decoded text", () => {
@@ -103,4 +129,33 @@ describe("parseAndValidate", () => {
       expect(parseAndValidate(operationId as "upsertViewer", JSON.stringify(value)).ok).toBe(true);
     },
   );
+});
+
+describe("upsertViewer: the display-name rule keeps the intent of the pattern it replaced", () => {
+  // The former pattern: text without control characters or line breaks, with at least one non-space. It
+  // backtracked quadratically, so the spec now says the same with a linear pattern and trimming + minLength.
+  const FORMER_PATTERN = new RegExp("^[^\\p{Cc}\\u2028\\u2029]*[^\\s\\p{Cc}\\u2028\\u2029][^\\p{Cc}\\u2028\\u2029]*$", "u");
+  // Letters, spaces (ASCII, ideographic), white-space and other controls, a line separator, a format character,
+  // and the two halves of one emoji, which form a valid pair only when adjacent and in order.
+  const ALPHABET = ["a", "张", " ", "\u3000", "\t", "\n", "\u0000", "\u007f", "\u0085", "\u2028", "\u200d", "\ud83d", "\udc3c"];
+  const stringsUpTo = (length: number): string[] => {
+    let level = [""];
+    const all = [""];
+    for (let size = 1; size <= length; size++) {
+      level = level.flatMap((prefix) => ALPHABET.map((character) => prefix + character));
+      all.push(...level);
+    }
+    return all;
+  };
+  // The one deliberate difference: a lone surrogate, which the former pattern let through, is now rejected.
+  const isWellFormed = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text)) === text;
+
+  it("every displayName of length <= 3 over representative characters: accepted exactly when the former pattern accepted it trimmed and it is well-formed", () => {
+    const disagreements = stringsUpTo(3).filter((displayName) => {
+      const trimmed = displayName.trim();
+      const intended = FORMER_PATTERN.test(trimmed) && isWellFormed(trimmed);
+      return parseAndValidate("upsertViewer", JSON.stringify({ externalUserId: "crm-1", displayName })).ok !== intended;
+    });
+    expect(disagreements.map((text) => JSON.stringify(text))).toEqual([]);
+  });
 });

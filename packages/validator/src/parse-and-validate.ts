@@ -1,9 +1,10 @@
 /**
- * Turns the raw request body into the operation's typed, validated and trimmed body (spec §2.6, §4), or into
- * the `error` of a 400 answer listing every offending field.
+ * Turns the raw request body into the operation's typed, validated and trimmed body (the spec's request
+ * schemas and the conventions of its description), or into the `error` of a 400 answer listing every offending
+ * field.
  */
 import type { ErrorBody, ErrorCode, OperationId, RequestBody } from "@org/webinar-types";
-import { checkCombinedIds, checkDisplayNameCharacters, dropBlankPhone, trimRequestFields } from "./business-rules";
+import { checkCombinedIds, dropBlankPhone, trimRequestFields } from "./business-rules";
 import { statusOf, type ValidationIssue } from "./error-envelope";
 import { validateRequestSchema, type CodedIssue } from "./request-schema";
 
@@ -19,7 +20,8 @@ export type ParseResult<Op extends OperationId> =
 export const MAX_REPORTED_ISSUES = 50;
 
 // fatal: invalid UTF-8 is an error, not U+FFFD. ignoreBOM: a byte order mark stays in the text, where
-// JSON.parse rejects it: it is not JSON white space, and the signed bytes are the body as sent (§5.2).
+// JSON.parse rejects it: it is not JSON white space, and the signed bytes are the body as sent. (A lone
+// surrogate can still arrive as a JSON escape such as "\ud800"; the schemas' patterns reject it.)
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function decode(rawBody: Uint8Array | string): string | undefined {
@@ -44,9 +46,10 @@ const toIssue = ({ pointer, rule, message }: CodedIssue): ValidationIssue => ({ 
 /**
  * Parses exactly one JSON object from the raw body and validates it against the operation's request schema and
  * the rules of `business-rules.ts`. Unknown fields, wrong types, ranges, patterns and lengths are 400
- * `REQUEST_INVALID` with `details.errors: [{ pointer, rule, message }]`; the §4.6 id-list and cursor limits are
- * 400 `WATCH_REQUEST_INVALID` (when a request breaks rules of both codes, `REQUEST_INVALID` wins: the request is
- * malformed). On success the value is trimmed as §4.3 says and a blank `phone` is dropped (it keeps the old one).
+ * `REQUEST_INVALID` with `details.errors: [{ pointer, rule, message }]`; queryViewerWatch's id-list and cursor
+ * rules are 400 `WATCH_REQUEST_INVALID` (when a request breaks rules of both codes, `REQUEST_INVALID` wins: the
+ * request is malformed). On success upsertViewer's value is trimmed as the spec says and a blank `phone` is
+ * dropped (it keeps the old one).
  *
  * @example
  * const result = parseAndValidate("upsertViewer", new TextEncoder().encode('{"externalUserId":" crm-000123 "}'));
@@ -71,11 +74,9 @@ export function parseAndValidate<Op extends OperationId>(operationId: Op, rawBod
   const body = value as Record<string, unknown>;
   trimRequestFields(operationId, body);
   const schemaIssues = validateRequestSchema(operationId, body);
-  const characters = checkDisplayNameCharacters(operationId, body);
   const combined = checkCombinedIds(operationId, body);
-  if (schemaIssues.length > 0 || characters !== undefined || combined !== undefined) {
+  if (schemaIssues.length > 0 || combined !== undefined) {
     const issues = [...schemaIssues];
-    if (characters !== undefined && !issues.some((issue) => issue.pointer === characters.pointer && issue.rule === characters.rule)) issues.push(characters);
     if (combined !== undefined) issues.push(combined);
     const reported = issues.slice(0, MAX_REPORTED_ISSUES).map(toIssue);
     const details: NonNullable<ErrorBody["details"]> = { errors: reported };

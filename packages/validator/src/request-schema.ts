@@ -1,12 +1,12 @@
 /**
  * Runs the precompiled request-body validator of an operation and turns ajv's errors into the spec's
  * `details.errors` entries, each with the error code it answers: `REQUEST_INVALID`, or the code an `x-error-code`
- * on the property assigns to violations of that property's own constraints (spec §4.6: too many `uids` or
- * `externalUserIds`, a cursor of the wrong length -> `WATCH_REQUEST_INVALID`).
+ * on the property assigns to violations of that property's own constraints (queryViewerWatch: too many `uids` or
+ * `externalUserIds`, a cursor of the wrong length or with a forbidden character -> `WATCH_REQUEST_INVALID`).
  *
- * `x-error-code` covers the size and length keywords of the property it sits on, not a value of the wrong type
- * (a malformed request) and not the items of a list: a `uids` entry out of range is "UID" in §4.6's list of
- * `REQUEST_INVALID` causes.
+ * `x-error-code` covers the size, length and pattern keywords of the property it sits on, not a value of the
+ * wrong type (a malformed request) and not the items of a list: a `uids` entry out of range is a "UID" cause of
+ * `REQUEST_INVALID` in queryViewerWatch's 400 answer.
  */
 import type { ErrorCode, OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
@@ -45,7 +45,7 @@ export function toValidationIssue(error: GeneratedValidationError): ValidationIs
 }
 
 /**
- * Validates a parsed request body against its operation's schema (spec §4). Returns no issues when it is valid.
+ * Validates a parsed request body against its operation's request schema. Returns no issues when it is valid.
  *
  * @example
  * validateRequestSchema("issueLoginTicket", { uid: 9999, ticketCode: "wbn-7Hq2kP9x" });

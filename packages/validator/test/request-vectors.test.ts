@@ -13,13 +13,18 @@ import { loadRequestVectors, operationIds, vectorBytes } from "./support/request
 
 const cases = operationIds.flatMap((operationId) => loadRequestVectors(operationId).map((vector) => [operationId, vector.description, vector] as const));
 
-describe("request vectors (spec §4) through parseAndValidate", () => {
-  it("every operation has positive and negative vectors", () => {
+describe("request vectors (spec/test-vectors/requests) through parseAndValidate", () => {
+  it("every operation has positive and negative vectors, each description unique and naming the outcome", () => {
     for (const operationId of operationIds) {
       const vectors = loadRequestVectors(operationId);
       expect(vectors.some((vector) => vector.valid), operationId).toBe(true);
       expect(vectors.some((vector) => !vector.valid), operationId).toBe(true);
-      for (const vector of vectors) expect(vector.description, operationId).toMatch(/^§\d/);
+      const descriptions = vectors.map((vector) => vector.description);
+      expect(new Set(descriptions).size, operationId).toBe(descriptions.length);
+      for (const vector of vectors) {
+        if (vector.valid) expect(vector.description, operationId).not.toMatch(/-> \w*REQUEST_INVALID/);
+        else expect(vector.description, operationId).toContain(`-> ${vector.code}`);
+      }
     }
   });
 
