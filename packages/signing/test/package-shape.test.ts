@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 const root = new URL("../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
-const manifest = JSON.parse(read("package.json")) as { exports: Record<string, unknown> };
+const manifest = JSON.parse(read("package.json")) as { exports: Record<string, unknown>; files: string[]; typesVersions: Record<string, Record<string, string[]>> };
 
 // One entry for every runtime: it runs in browsers, Deno, Bun and Workers, reaching node:crypto only through
 // process.getBuiltinModule where the runtime has it.
@@ -30,8 +30,14 @@ describe("package shape", () => {
     for (const condition of ["import", "require"]) expect(Object.keys(entry[condition] ?? {})).toEqual(["types", "default"]);
   });
 
-  it("exports the main entry and package.json, and no wildcard or ./node subpath", () => {
-    expect(Object.keys(manifest.exports)).toEqual([".", "./package.json"]);
+  it("exports the main entry, the test vectors and package.json, and no wildcard or ./node subpath", () => {
+    expect(Object.keys(manifest.exports)).toEqual([".", "./test-vectors.json", "./package.json"]);
+  });
+
+  it("the test vectors subpath is the generated JSON, packed, and resolvable without exports support (node10)", () => {
+    expect(manifest.exports["./test-vectors.json"]).toBe("./src/test-vectors.gen.json");
+    expect(manifest.files).toContain("src/test-vectors.gen.json");
+    expect(manifest.typesVersions).toEqual({ "*": { "test-vectors.json": ["./src/test-vectors.gen.json"] } });
   });
 
   it("tsup builds the one entry", () => {
