@@ -240,5 +240,5 @@ const exportViewers: CommandSpec = {
   },
 };
 
-/** Every command, in the order of the typical flow (spec §1 rule 5). */
+/** Every command, in the order of the typical flow (upsert, ticket, then the watch data). */
 export const COMMANDS: readonly CommandSpec[] = [upsert, ticket, overview, viewers, exportViewers];

@@ -87,7 +87,7 @@ describe("usage errors exit 2 and send nothing", () => {
 });
 
 describe("failures", () => {
-  it("§7 --json turns an API error into JSON on stderr", async () => {
+  it("Errors and retries: --json turns an API error into JSON on stderr", async () => {
     const server = await startServer();
     server.script("getWatchOverview", apiError(404, "WEBINAR_NOT_FOUND", "no such webinar"));
     const result = await run([...overview, "--json"], server);
