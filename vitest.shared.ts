@@ -9,7 +9,6 @@ const packageSource = (folder: string) =>
 
 // Subpath entries come before their package: Vite matches aliases in order and by prefix.
 export const workspaceAliases: Record<string, string> = {
-  "@org/webinar-signing/node": fileURLToPath(new URL("./packages/signing/src/node.ts", import.meta.url)),
   "@org/webinar-validator/contract": fileURLToPath(new URL("./packages/validator/src/contract.ts", import.meta.url)),
   "@org/webinar-types": packageSource("types"),
   "@org/webinar-signing": packageSource("signing"),

@@ -273,11 +273,13 @@ function installConsumer(consumerDir: string, tarballs: string[]): Check {
 function loadEntryPoints(consumerDir: string, pkg: PackageUnderCheck, runtime: Runtime, format: "esm" | "cjs"): Check {
   const specifiers = pkg.entryPoints.map((entry) => (entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`));
   const file = join(consumerDir, `${pkg.name.replace(/[@/]/g, "_")}.${format === "esm" ? "mjs" : "cjs"}`);
-  // Each entry point must load and expose at least one named export; the names are printed so the two
-  // formats can be compared.
+  // Each entry point must load and expose at least one named export (a JSON entry: at least one key); the names
+  // are printed so the two formats can be compared. ESM imports JSON with an import attribute, as its default export.
+  const importOf = (specifier: string) =>
+    specifier.endsWith(".json") ? `(await import(${JSON.stringify(specifier)}, { with: { type: "json" } })).default` : `await import(${JSON.stringify(specifier)})`;
   const load =
     format === "esm"
-      ? (specifier: string) => `[${JSON.stringify(specifier)}, Object.keys(await import(${JSON.stringify(specifier)}))]`
+      ? (specifier: string) => `[${JSON.stringify(specifier)}, Object.keys(${importOf(specifier)})]`
       : (specifier: string) => `[${JSON.stringify(specifier)}, Object.keys(require(${JSON.stringify(specifier)}))]`;
   writeFileSync(
     file,

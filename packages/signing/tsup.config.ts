@@ -1,9 +1,8 @@
 import { defineConfig } from "tsup";
 
-// ESM and CommonJS with declarations: merchant backends still run Jest and CommonJS.
-// Two entries: the runtime-neutral main entry (Web Crypto) and `./node` (synchronous node:crypto for servers).
+// ESM and CommonJS with declarations: merchant backends still run Jest and CommonJS. One entry for every runtime.
 export default defineConfig({
-  entry: ["src/index.ts", "src/node.ts"],
+  entry: ["src/index.ts"],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,

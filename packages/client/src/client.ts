@@ -1,7 +1,7 @@
 /**
- * `createWebinarClient`: the four operations of the Webinar Open API as typed methods on top of openapi-fetch and
- * the generated `paths`, plus pagination, id batching and waiting for final data. Every request goes through the
- * signing `fetch` of ./signed-fetch.ts, `client.raw` included.
+ * `createWebinarClient`: the four operations of the Webinar Open API as typed methods on one openapi-fetch client
+ * (`client.raw`) and its signing middleware, plus retries, pagination, id batching and waiting for final data.
+ * Every call of every method is a `client.raw.POST`: one path, signed by the middleware on every attempt.
  */
 import {
   limits,
@@ -22,14 +22,15 @@ import {
   type WatchOverview,
 } from "@org/webinar-types";
 import createClient, { type Client } from "openapi-fetch";
+import type { FetchLike } from "./attempt";
 import { checkTimeoutMs, resolveClientOptions, type WebinarClientOptions } from "./client-options";
 import { isWebinarApiError, WebinarApiError, WebinarResponseError, WebinarTimeoutError } from "./errors";
-import { BodyRecordingRequest } from "./exact-body";
 import { planIdBatches } from "./id-batches";
 import { pollUntilDone, type WaitForFinalOptions } from "./polling";
 import { retryAfterMs } from "./retry-after";
 import { resolveRetryPolicy, type RetryOptions } from "./retry-policy";
-import { createSignedFetch, sendSignedCall, type FinalAnswer } from "./signed-fetch";
+import { sendCall, type CallRuntime, type FinalAnswer, type PostResult } from "./send-call";
+import { createSigning } from "./signing-middleware";
 import { mergeViewerWatch } from "./viewer-watch-order";
 import { paginateViewerWatch, type PaginationLimits, type ViewerWatchIterable, type ViewerWatchQuery } from "./viewer-watch-pages";
 import { withRequestId, type WithRequestId } from "./with-request-id";
@@ -47,7 +48,7 @@ export interface CallOptions {
 /** Options of the detail query. */
 export interface QueryViewerWatchOptions extends CallOptions {
   /**
-   * Wait out 409 `WATCH_DATA_NOT_FINAL` (spec §4.6 rule 6) by polling, each poll a new signed request. Off by
+   * Wait out 409 `WATCH_DATA_NOT_FINAL` (`queryViewerWatch`: LIVE and ALL are not final until live data is) by polling, each poll a new signed request. Off by
    * default: live data that is not final is a state the caller should know about. `true` uses the defaults
    * (every 5 s, for up to 10 minutes); when time runs out the last `WATCH_DATA_NOT_FINAL` error is thrown.
    */
@@ -72,7 +73,7 @@ export interface WaitForLiveFinalOptions extends WaitForFinalOptions {
 export interface WebinarClient {
   /**
    * Creates or returns the viewer of your `externalUserId` and optionally binds a phone or sets a display name
-   * (spec §4.3). Safe to repeat: it returns the existing viewer, with `created: false`.
+   * (`upsertViewer`). Safe to repeat: it returns the existing viewer, with `created: false`.
    *
    * @throws {WebinarApiError<"upsertViewer">} e.g. `VIEWER_IDENTITY_CONFLICT` (the phone belongs to another viewer;
    *   nothing changed), `CONTENT_SENSITIVE`, `REQUEST_INVALID`. Conflicts are never retried.
@@ -82,7 +83,7 @@ export interface WebinarClient {
   upsertViewer(body: UpsertViewerRequest, options?: CallOptions): Promise<WithRequestId<UpsertViewerResult>>;
 
   /**
-   * Issues a one-time login ticket for a viewer and a published webinar (spec §4.4). Hand `loginUrl` to the user
+   * Issues a one-time login ticket for a viewer and a published webinar (`issueLoginTicket`). Hand `loginUrl` to the user
    * as returned; never log it or the ticket (they are temporary credentials).
    *
    * Issuing invalidates the viewer's previous unused ticket, even one for another webinar. Like every call, this
@@ -99,7 +100,7 @@ export interface WebinarClient {
   issueLoginTicket(body: IssueLoginTicketRequest, options?: CallOptions): Promise<WithRequestId<LoginTicket>>;
 
   /**
-   * Reads the watch-data overview of a webinar (spec §4.5). `dataState` tells how settled it is; see
+   * Reads the watch-data overview of a webinar (`getWatchOverview`). `dataState` tells how settled it is; see
    * {@link WebinarClient.waitForLiveFinal} to wait for final live data.
    *
    * @example
@@ -108,7 +109,7 @@ export interface WebinarClient {
   getWatchOverview(body: GetWatchOverviewRequest, options?: CallOptions): Promise<WithRequestId<WatchOverview>>;
 
   /**
-   * Reads one page of per-viewer watch records (spec §4.6). For every page use
+   * Reads one page of per-viewer watch records (`queryViewerWatch`). For every page use
    * {@link WebinarClient.iterateViewerWatch}; for more than 300 ids, {@link WebinarClient.queryViewerWatchByIds}.
    *
    * @throws {WebinarApiError<"queryViewerWatch">} e.g. `WATCH_DATA_NOT_FINAL` (poll later, or pass `waitForFinal`),
@@ -141,7 +142,7 @@ export interface WebinarClient {
   queryViewerWatchByIds(query: ViewerWatchByIdsQuery, options?: QueryViewerWatchOptions): Promise<ViewerWatchRecord[]>;
 
   /**
-   * Polls the `LIVE` overview until its `dataState` is `FINAL` (spec §4.5 rule 3) and returns that overview.
+   * Polls the `LIVE` overview until its `dataState` is `FINAL` (the way to settle live data) and returns that overview.
    *
    * @throws {WebinarTimeoutError} with `phase: "poll"` when `timeoutMs` (default 10 minutes) runs out.
    * @example
@@ -150,9 +151,10 @@ export interface WebinarClient {
   waitForLiveFinal(ticketCode: string, options?: WaitForLiveFinalOptions): Promise<WithRequestId<WatchOverview>>;
 
   /**
-   * The underlying openapi-fetch client, typed by the spec's `paths`, with the same signing, retries, clock-skew
-   * correction and logging. It returns `{ data, error, response }` (the whole envelope) instead of throwing on API
-   * errors; network failures and timeouts still throw.
+   * The openapi-fetch client every method calls, typed by the spec's `paths`, with the signing middleware (which
+   * also learns the server's clock). It returns `{ data, error, response }` (the whole envelopes) instead of
+   * throwing on API errors. A call of its own is one signed attempt: retries, timeouts and logging belong to the
+   * methods. Middlewares added with `client.raw.use()` run before signing, which always stays last.
    *
    * @example
    * const { data, error } = await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: "WBN8K2QX", playbackMode: "LIVE" } });
@@ -160,7 +162,8 @@ export interface WebinarClient {
   readonly raw: Client<paths>;
 }
 
-type SendInit<Op extends OperationId> = { body: RequestBody<Op>; parseAs: "stream"; fetch: (request: Request) => Promise<Response>; signal?: AbortSignal };
+/** The init of one attempt's `client.raw.POST`: the body, read back as text, the attempt's signal and `fetch`. */
+type PostInit<Op extends OperationId> = { body: RequestBody<Op>; parseAs: "text"; signal: AbortSignal; fetch: FetchLike };
 
 function resultOf<Op extends OperationId>(operationId: Op, answer: FinalAnswer): WithRequestId<ResponseData<Op>> {
   const { envelope, status, headers, attempts } = answer;
@@ -202,56 +205,42 @@ function resultOf<Op extends OperationId>(operationId: Op, answer: FinalAnswer):
  * const { loginUrl } = await client.issueLoginTicket({ uid: viewer.uid, ticketCode: "WBN8K2QX" });
  */
 export function createWebinarClient(options: WebinarClientOptions): WebinarClient {
-  const { baseUrl, transport, defaults } = resolveClientOptions(options);
-  const defaultFetch = createSignedFetch(transport, defaults);
-  // redirect: "error" here too, for any request that bypasses the signing fetch (it never should).
-  const raw = createClient<paths>({ baseUrl, fetch: defaultFetch, Request: BodyRecordingRequest, redirect: "error" });
-  const runtime = { clock: transport.clock, sleep: transport.sleep };
-  // openapi-fetch builds a `Request` for each call (a body stream and an abort signal, which cost more than signing
-  // it) so that middlewares have one to see. Until `client.raw.use()` adds a middleware, the methods skip it and
-  // hand the signing fetch the same URL, headers and body directly; from then on they go through openapi-fetch.
-  let middlewareAdded = false;
+  const signing = createSigning(options);
+  const { baseUrl, defaults, runtime: injected } = resolveClientOptions(options);
+  const runtime: CallRuntime = { ...injected, skew: signing.skew };
+  const raw = createClient<paths>({ baseUrl, fetch: runtime.fetch, redirect: "error" });
+  raw.use(signing.middleware);
+  // Signing must see the final request, so middlewares added later through client.raw.use() go before it.
   const use = raw.use.bind(raw);
   raw.use = (...middlewares) => {
-    middlewareAdded = true;
-    use(...middlewares);
+    raw.eject(signing.middleware);
+    use(...middlewares, signing.middleware);
   };
-  // The URL openapi-fetch builds for each operation, made once: the base URL without its trailing slash, then the
-  // operation's path.
-  const baseWithoutSlash = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
-  const operationUrls = Object.fromEntries(Object.entries(operations).map(([operationId, { path }]) => [operationId, baseWithoutSlash + path])) as Record<OperationId, string>;
+  // The path each operation is sent to (openapi-fetch drops the base URL's trailing slash), for log entries.
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, "");
 
   async function call<Op extends OperationId>(
     operationId: Op,
+    post: (init: PostInit<Op>) => Promise<PostResult>,
     body: RequestBody<Op>,
-    send: (init: SendInit<Op>) => Promise<unknown>,
     options: CallOptions = {},
   ): Promise<WithRequestId<ResponseData<Op>>> {
-    let answer: FinalAnswer | undefined;
-    const settings = {
-      retry: options.retry === undefined ? defaults.retry : resolveRetryPolicy(options.retry, defaults.retry),
-      timeoutMs: options.timeoutMs === undefined ? defaults.timeoutMs : checkTimeoutMs(options.timeoutMs),
-      operationId,
-      onAnswer: (final: FinalAnswer) => {
-        answer = final;
+    const answer = await sendCall(
+      runtime,
+      {
+        operationId,
+        path: basePath + operations[operationId].path,
+        retry: options.retry === undefined ? defaults.retry : resolveRetryPolicy(options.retry, defaults.retry),
+        timeoutMs: options.timeoutMs === undefined ? defaults.timeoutMs : checkTimeoutMs(options.timeoutMs),
+        signal: options.signal,
       },
-    };
-    if (middlewareAdded) {
-      // The body goes into the init literal itself: spreading it into a copy per call costs more than it looks.
-      const init: SendInit<Op> = { body, parseAs: "stream", fetch: createSignedFetch(transport, settings) };
-      if (options.signal !== undefined) init.signal = options.signal;
-      await send(init);
-    } else {
-      // openapi-fetch's own serialization of a JSON body is JSON.stringify, and its only header is content-type,
-      // which the signing fetch sets.
-      await sendSignedCall(transport, settings, { url: operationUrls[operationId], headers: {}, body: JSON.stringify(body), signal: options.signal });
-    }
-    if (answer === undefined) throw new Error(`${operationId}: the signing fetch returned no answer`);
+      (signal, fetch) => post({ body, parseAs: "text", signal, fetch }),
+    );
     return resultOf(operationId, answer);
   }
 
   const queryPage = (body: QueryViewerWatchRequest, options: CallOptions) =>
-    call("queryViewerWatch", body, (init) => raw.POST(operations.queryViewerWatch.path, init), options);
+    call("queryViewerWatch", (init) => raw.POST(operations.queryViewerWatch.path, init), body, options);
 
   function queryViewerWatch(body: QueryViewerWatchRequest, options: QueryViewerWatchOptions = {}): Promise<WithRequestId<ViewerWatchPage>> {
     const { waitForFinal, ...callOptions } = options;
@@ -262,7 +251,7 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
           return { done: true, value: await queryPage(body, callOptions) };
         } catch (error) {
           if (!isWebinarApiError(error, "queryViewerWatch") || error.code !== "WATCH_DATA_NOT_FINAL") throw error;
-          return { done: false, pending: error, retryAfterMs: retryAfterMs(error.headers.get("retry-after"), Date.parse(error.headers.get("date") ?? "") || transport.clock()) };
+          return { done: false, pending: error, retryAfterMs: retryAfterMs(error.headers.get("retry-after"), Date.parse(error.headers.get("date") ?? "") || runtime.clock()) };
         }
       },
       { ...(waitForFinal === true ? {} : waitForFinal), signal: options.signal },
@@ -308,9 +297,9 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
   }
 
   const client: WebinarClient = {
-    upsertViewer: (body, options) => call("upsertViewer", body, (init) => raw.POST(operations.upsertViewer.path, init), options),
-    issueLoginTicket: (body, options) => call("issueLoginTicket", body, (init) => raw.POST(operations.issueLoginTicket.path, init), options),
-    getWatchOverview: (body, options) => call("getWatchOverview", body, (init) => raw.POST(operations.getWatchOverview.path, init), options),
+    upsertViewer: (body, options) => call("upsertViewer", (init) => raw.POST(operations.upsertViewer.path, init), body, options),
+    issueLoginTicket: (body, options) => call("issueLoginTicket", (init) => raw.POST(operations.issueLoginTicket.path, init), body, options),
+    getWatchOverview: (body, options) => call("getWatchOverview", (init) => raw.POST(operations.getWatchOverview.path, init), body, options),
     queryViewerWatch,
     iterateViewerWatch,
     queryViewerWatchByIds,

@@ -1,8 +1,8 @@
 /**
  * Learns how far the local clock is from the server's, from the `Date` header of every answer. The server rejects
- * a timestamp more than ±300 s (deployer-configurable) from its own time with 401 OPEN_API_UNAUTHORIZED (spec
- * §5.3, §8), which a request cannot tell apart from a wrong secret; knowing the offset lets the client sign with
- * the server's time instead and retry such a 401 once.
+ * a timestamp more than ±300 s (deployer-configurable, `clockSkewSeconds` of the spec's limits) from its own time
+ * with 401 OPEN_API_UNAUTHORIZED, which a request cannot tell apart from a wrong secret; knowing the offset lets
+ * the client sign with the server's time instead and retry such a 401 once.
  *
  * `Date` has a resolution of one second and is stamped before the answer travels back, so offsets below a
  * threshold (30 s by default, well inside the accepted window, well above that noise) are ignored.
@@ -14,8 +14,6 @@ export const DEFAULT_SKEW_THRESHOLD_SECONDS = 30;
 /** The offset between the server's clock and the local one, as learned from `Date` headers. */
 export class ClockSkew {
   #offsetMs = 0;
-  #lastDate: string | undefined;
-  #lastDateMs = Number.NaN;
   readonly #thresholdMs: number;
 
   constructor(thresholdSeconds: number = DEFAULT_SKEW_THRESHOLD_SECONDS) {
@@ -32,14 +30,9 @@ export class ClockSkew {
 
   /** Records the offset an answer reveals; a missing or unparsable `Date` header changes nothing. */
   learn(dateHeader: string | null, localNowMs: number): void {
-    if (dateHeader === null) return;
-    // Answers within one second carry the same `Date`; parse each value once.
-    if (dateHeader !== this.#lastDate) {
-      this.#lastDate = dateHeader;
-      this.#lastDateMs = Date.parse(dateHeader);
-    }
-    if (Number.isNaN(this.#lastDateMs)) return;
-    this.#offsetMs = this.#lastDateMs - localNowMs;
+    const serverNowMs = dateHeader === null ? Number.NaN : Date.parse(dateHeader);
+    if (Number.isNaN(serverNowMs)) return;
+    this.#offsetMs = serverNowMs - localNowMs;
   }
 
   /** The correction to add to the local clock when signing: the offset once it exceeds the threshold, else 0. */

@@ -4,19 +4,19 @@ import { readEnvelope } from "./envelope";
 describe("readEnvelope", () => {
   it.each([
     {
-      rule: "§4.1 success envelope",
+      rule: "success envelope with data",
       status: 200,
       body: '{"requestId":"req_1","data":{"created":true}}',
       expected: { kind: "success", requestId: "req_1", data: { created: true } },
     },
     {
-      rule: "§4.2 error envelope with details",
+      rule: "ErrorEnvelope: error envelope with details",
       status: 400,
       body: '{"requestId":"req_2","error":{"code":"CONTENT_SENSITIVE","message":"rejected","details":{"matches":["x"]}}}',
       expected: { kind: "error", requestId: "req_2", code: "CONTENT_SENSITIVE", message: "rejected", details: { matches: ["x"] } },
     },
     {
-      rule: "§4.2 error envelope without details",
+      rule: "ErrorEnvelope: error envelope without details",
       status: 409,
       body: '{"requestId":"req_3","error":{"code":"OPEN_API_REPLAYED","message":"nonce already used"}}',
       expected: { kind: "error", requestId: "req_3", code: "OPEN_API_REPLAYED", message: "nonce already used", details: undefined },
@@ -26,7 +26,7 @@ describe("readEnvelope", () => {
   });
 
   it.each([
-    { rule: "§4.2 a gateway's HTML 413 page", status: 413, body: "<html><body>413 Request Entity Too Large</body></html>", problem: "not JSON" },
+    { rule: "ErrorEnvelope: a gateway's HTML 413 page", status: 413, body: "<html><body>413 Request Entity Too Large</body></html>", problem: "not JSON" },
     { rule: "an empty body", status: 502, body: "", problem: "empty" },
     { rule: "a truncated body", status: 200, body: '{"requestId":"req_1","da', problem: "not JSON" },
     { rule: "a JSON array", status: 200, body: "[]", problem: "not a JSON object" },

@@ -1,7 +1,8 @@
 /**
- * Reads an answer body as the API's envelope (spec §4.1, §4.2): `{ requestId, data }` on success,
- * `{ requestId, error: { code, message, details? } }` otherwise. Anything else (a gateway's HTML page, an empty
- * or truncated body, JSON of another shape) is `malformed`, so it can never pass for data or for an API error.
+ * Reads an answer body as the API's envelope (each operation's response schema and `ErrorEnvelope`): `{ requestId,
+ * data }` on success, `{ requestId, error: { code, message, details? } }` otherwise. Anything else (a gateway's HTML
+ * page, an empty or truncated body, JSON of another shape) is `malformed`, so it can never pass for data or for an API
+ * error.
  */
 
 /** An answer body, classified. */

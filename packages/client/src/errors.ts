@@ -1,8 +1,8 @@
 /**
- * The client's failures. Callers branch on `error.code` (spec §7), so every answer in the API's error envelope is
- * ONE class, `WebinarApiError`, whatever its status: 409 alone means four different things here. Failures that
- * never produced such an answer get their own classes: no connection, no answer in time, or an answer that is not
- * the API's JSON (a gateway's HTML 413 or 502 page, a truncated body).
+ * The client's failures. Callers branch on `error.code` (the "Errors and retries" guide), so every answer in the API's
+ * error envelope is ONE class, `WebinarApiError`, whatever its status: 409 alone means four different things here.
+ * Failures that never produced such an answer get their own classes: no connection, no answer in time, or an answer
+ * that is not the API's JSON (a gateway's HTML 413 or 502 page, a truncated body).
  */
 import type { OperationErrorCode, OperationId } from "@org/webinar-types";
 
@@ -18,7 +18,7 @@ export class WebinarError extends Error {
   }
 }
 
-/** What the API said, as read from its error envelope (spec §4.2). */
+/** What the API said, as read from its error envelope (`ErrorEnvelope`). */
 export interface ApiErrorInit<Op extends OperationId> {
   operationId: Op;
   status: number;
@@ -31,9 +31,9 @@ export interface ApiErrorInit<Op extends OperationId> {
 }
 
 /**
- * The API answered with its error envelope (spec §4.2, §7). `code` is typed per operation from the spec's
- * `x-error-codes`: after `isWebinarApiError(error, "upsertViewer")`, `error.code` is one of the codes upsert can
- * return. A code the spec does not list yet (a newer server) is passed through unchanged.
+ * The API answered with its error envelope (`ErrorEnvelope`, the "Errors and retries" guide). `code` is typed per
+ * operation from the spec's `x-error-codes`: after `isWebinarApiError(error, "upsertViewer")`, `error.code` is one of
+ * the codes upsert can return. A code the spec does not list yet (a newer server) is passed through unchanged.
  *
  * @example
  * try {
@@ -60,7 +60,7 @@ export class WebinarApiError<Op extends OperationId = OperationId> extends Webin
   declare readonly headers: Headers;
 
   constructor(init: ApiErrorInit<Op>) {
-    // `message` is the server's human text, verbatim (spec §4.2); the code and requestId are own properties.
+    // `message` is the server's human text, verbatim (`ErrorEnvelope`); the code and requestId are own properties.
     super(init.message, { attempts: init.attempts ?? 1 });
     this.operationId = init.operationId;
     this.status = init.status;
@@ -76,8 +76,8 @@ export type ConnectionFailure = "network" | "redirect";
 
 /**
  * No usable HTTP answer: DNS, TCP or TLS failure, a reset connection, or (`reason: "redirect"`) a 3xx answer,
- * which a signed request must never follow (spec §5.1: a redirected request no longer matches its signature).
- * A network failure does not mean the operation was not executed (spec §5.3).
+ * which a signed request must never follow (a redirected request no longer matches its signature).
+ * A network failure does not mean the operation was not executed ("Signing requests").
  */
 export class WebinarConnectionError extends WebinarError {
   /** `network`, or `redirect` when the server answered with a redirect that was refused. */

@@ -6,19 +6,19 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 const sizeOf = (batch: { uids?: number[]; externalUserIds?: string[] }) => (batch.uids?.length ?? 0) + (batch.externalUserIds?.length ?? 0);
 
 describe("planIdBatches", () => {
-  it("§4.6 no ids: no batch (an empty filter would return every viewer)", () => {
+  it("queryViewerWatch: no ids: no batch (an empty filter would return every viewer)", () => {
     expect(planIdBatches({})).toEqual([]);
     expect(planIdBatches({ uids: [], externalUserIds: [] })).toEqual([]);
   });
 
-  it("§4.6 duplicates count toward the limit, so they are removed first", () => {
+  it("queryViewerWatch: duplicates count toward the limit, so they are removed first", () => {
     expect(planIdBatches({ uids: [10001, 10001, 10002], externalUserIds: ["a", "a", "A"] }, 3)).toEqual([
       { uids: [10001, 10002], externalUserIds: ["a"] },
       { externalUserIds: ["A"] },
     ]);
   });
 
-  it(`§8 1,000 distinct ids make 4 batches of at most limits.maxCombinedIds (${limits.maxCombinedIds}), uids and external ids combined`, () => {
+  it(`Limits: 1,000 distinct ids make 4 batches of at most limits.maxCombinedIds (${limits.maxCombinedIds}), uids and external ids combined`, () => {
     const batches = planIdBatches({ uids: range(10000, 700), externalUserIds: range(0, 300).map((n) => `crm-${n}`) });
     expect(batches.map(sizeOf)).toEqual([300, 300, 300, 100]);
     expect(batches[2]).toMatchObject({ uids: range(10600, 100), externalUserIds: range(0, 200).map((n) => `crm-${n}`) });

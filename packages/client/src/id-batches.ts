@@ -1,6 +1,7 @@
 /**
- * Splits any number of viewer ids into requests the detail query accepts: `uids` and `externalUserIds` together
- * hold at most `limits.maxCombinedIds` items, duplicates counted (spec §4.6 rule 2, §8), so duplicates go first.
+ * Splits any number of viewer ids into requests the detail query accepts: `uids` and `externalUserIds` together hold
+ * at most `limits.maxCombinedIds` items, duplicates counted (`queryViewerWatch`, the spec's Limits), so duplicates go
+ * first.
  */
 import { limits } from "@org/webinar-types";
 

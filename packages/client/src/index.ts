@@ -1,16 +1,20 @@
 /**
- * The typed, signed client of the Webinar Open API: `createWebinarClient` and its errors. The `webinar` command
- * line tool is the package's `bin` (src/cli.ts).
+ * The Webinar Open API for openapi-fetch: `createSigningMiddleware` signs the calls of your own openapi-fetch
+ * client, and `createWebinarClient` is a typed client built on the same middleware, with retries, pagination and
+ * errors to branch on. The `webinar` command line tool is the package's `bin` (src/cli.ts).
  *
  * @example
  * ```ts
- * import { createWebinarClient } from "@org/webinar-client";
+ * import createClient from "openapi-fetch";
+ * import type { paths } from "@org/webinar-types";
+ * import { createSigningMiddleware } from "@org/webinar-client";
  *
- * const client = createWebinarClient({ baseUrl, apiKey, secret });
- * const { viewer } = await client.upsertViewer({ externalUserId: "crm-10086" });
- * const { loginUrl } = await client.issueLoginTicket({ uid: viewer.uid, ticketCode: "WBN8K2QX" });
+ * const api = createClient<paths>({ baseUrl });
+ * api.use(createSigningMiddleware({ apiKey, secret }));
+ * const { data, error } = await api.POST("/api/v1/open/viewers/upsert", { body: { externalUserId: "crm-10086" } });
  * ```
  */
+export type { FetchLike } from "./attempt";
 export { createWebinarClient } from "./client";
 export type {
   CallOptions,
@@ -36,7 +40,9 @@ export type { CryptoBackend, CryptoPreference } from "@org/webinar-signing";
 export type { RequestLogEntry, RequestLogError, RequestLogger } from "./request-log";
 export { defaultRetryPolicy } from "./retry-policy";
 export type { RetryOptions, RetryPolicy } from "./retry-policy";
-export type { FetchLike, Sleep } from "./signed-fetch";
+export { createSigningMiddleware } from "./signing-middleware";
+export type { SigningOptions } from "./signing-middleware";
+export type { Sleep } from "./sleep";
 export type { PaginationLimits, ViewerWatchIterable, ViewerWatchQuery } from "./viewer-watch-pages";
 export type { WithRequestId } from "./with-request-id";
 export type {

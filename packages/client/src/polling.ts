@@ -1,8 +1,9 @@
 /**
- * Waiting for settled watch data (spec §3.2, §4.5 rule 3, §4.6 rule 6). `WATCH_DATA_NOT_FINAL` is a state to
- * wait out by polling, never an error the generic retry policy hides; waiting is therefore explicit and bounded.
+ * Waiting for settled watch data (the spec's "Data states" guide, `getWatchOverview`, `queryViewerWatch`).
+ * `WATCH_DATA_NOT_FINAL` is a state to wait out by polling, never an error the generic retry policy hides; waiting is
+ * therefore explicit and bounded.
  */
-import type { Sleep } from "./signed-fetch";
+import type { Sleep } from "./sleep";
 
 /** How to poll: every `intervalMs` (or the server's `Retry-After`), for at most `timeoutMs`. */
 export interface WaitForFinalOptions {

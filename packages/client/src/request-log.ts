@@ -1,7 +1,7 @@
 /**
  * One entry per HTTP attempt for an optional logger hook. Entries are built from a fixed list of fields, never
  * from the request or the answer as a whole, so the secret, the signature, a login ticket or a login URL (spec
- * §4.4 rule 3: temporary credentials that must not be logged) cannot reach a log through them.
+ * `issueLoginTicket`: temporary credentials that must not be logged) cannot reach a log through them.
  */
 import type { OperationId } from "@org/webinar-types";
 
@@ -19,8 +19,8 @@ export interface RequestLogEntry {
   method: "POST";
   /** The path as sent and signed, e.g. `/api/v1/open/viewers/upsert` (with any base-URL prefix). */
   path: string;
-  /** The operation, when the call came through a method of the client. */
-  operationId: OperationId | undefined;
+  /** The operation called. */
+  operationId: OperationId;
   /** HTTP status, or `undefined` when no answer arrived. */
   status: number | undefined;
   /** Time from sending to the end of the answer (or the failure), in milliseconds. */

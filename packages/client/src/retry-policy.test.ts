@@ -12,10 +12,10 @@ describe("isRetryableAnswer", () => {
   );
 
   it.each([
-    { rule: "§7 OPEN_API_REPLAYED is never retried", status: 409, code: "OPEN_API_REPLAYED", expected: false },
-    { rule: "§7 VIEWER_IDENTITY_CONFLICT is never retried", status: 409, code: "VIEWER_IDENTITY_CONFLICT", expected: false },
-    { rule: "§7 VIEWER_UID_EXHAUSTED is never retried", status: 409, code: "VIEWER_UID_EXHAUSTED", expected: false },
-    { rule: "§4.6 WATCH_DATA_NOT_FINAL is a poll, not a generic retry", status: 409, code: "WATCH_DATA_NOT_FINAL", expected: false },
+    { rule: "Errors and retries: OPEN_API_REPLAYED is never retried", status: 409, code: "OPEN_API_REPLAYED", expected: false },
+    { rule: "Errors and retries: VIEWER_IDENTITY_CONFLICT is never retried", status: 409, code: "VIEWER_IDENTITY_CONFLICT", expected: false },
+    { rule: "Errors and retries: VIEWER_UID_EXHAUSTED is never retried", status: 409, code: "VIEWER_UID_EXHAUSTED", expected: false },
+    { rule: "queryViewerWatch: WATCH_DATA_NOT_FINAL is a poll, not a generic retry", status: 409, code: "WATCH_DATA_NOT_FINAL", expected: false },
     { rule: "a gateway's 413 page without a code is not retried", status: 413, code: undefined, expected: false },
     { rule: "a 429 without a code is not retried (every 4xx is final)", status: 429, code: undefined, expected: false },
     { rule: "a gateway's 502 page without a code is retried", status: 502, code: undefined, expected: true },

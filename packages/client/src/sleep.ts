@@ -1,4 +1,5 @@
-import type { Sleep } from "./signed-fetch";
+/** Waits `ms` milliseconds; rejects with `signal.reason` when the signal aborts first. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** The default {@link Sleep}: a timer that an abort signal cancels, rejecting with the signal's reason. */
 export const abortableSleep: Sleep = (ms, signal) =>

@@ -26,9 +26,9 @@ const records = [
 
 describe("mergeViewerWatch", () => {
   it.each([
-    { rule: "§4.6 WATCH_SECONDS_DESC: totalWatchSeconds descending, ties by uid", sort: "WATCH_SECONDS_DESC", uids: [10001, 10002, 10003, 10004] },
-    { rule: "§4.6 LAST_WATCHED_DESC: lastWatchedAt descending (as instants, not strings), ties by uid", sort: "LAST_WATCHED_DESC", uids: [10004, 10002, 10003, 10001] },
-    { rule: "§4.6 FIRST_WATCHED_ASC: firstWatchedAt ascending, ties by uid", sort: "FIRST_WATCHED_ASC", uids: [10004, 10002, 10003, 10001] },
+    { rule: "queryViewerWatch: WATCH_SECONDS_DESC: totalWatchSeconds descending, ties by uid", sort: "WATCH_SECONDS_DESC", uids: [10001, 10002, 10003, 10004] },
+    { rule: "queryViewerWatch: LAST_WATCHED_DESC: lastWatchedAt descending (as instants, not strings), ties by uid", sort: "LAST_WATCHED_DESC", uids: [10004, 10002, 10003, 10001] },
+    { rule: "queryViewerWatch: FIRST_WATCHED_ASC: firstWatchedAt ascending, ties by uid", sort: "FIRST_WATCHED_ASC", uids: [10004, 10002, 10003, 10001] },
   ] as { rule: string; sort: Sort; uids: number[] }[])("$rule", ({ sort, uids }) => {
     expect(mergeViewerWatch(records, sort).map((item) => item.uid)).toEqual(uids);
   });

@@ -1,6 +1,6 @@
 /**
- * The order of the detail query's sorts (spec §4.6), for results merged from several batches: the server orders
- * each batch, the client restores the order across them. Ties are broken by `uid`, so a merge is deterministic.
+ * The order of the detail query's sorts (`queryViewerWatch`), for results merged from several batches: the server
+ * orders each batch, the client restores the order across them. Ties are broken by `uid`, so a merge is deterministic.
  */
 import type { Sort, ViewerWatchRecord } from "@org/webinar-types";
 

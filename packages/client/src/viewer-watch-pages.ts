@@ -1,5 +1,5 @@
 /**
- * Cursor pagination of the detail query (spec §4.6): the first request has no cursor, each later one sends the
+ * Cursor pagination of the detail query (`queryViewerWatch`): the first request has no cursor, each later one sends the
  * previous `nextCursor` unchanged, and an answer without `nextCursor` is the last page. The client never builds,
  * edits or reuses a cursor of its own.
  */

@@ -50,7 +50,7 @@ const exportArgs = ["viewers", "export", "--ticket-code", TICKET_CODE, "--mode",
 const serverOrder = (records: ViewerWatchRecord[]) => [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
 
 describe("webinar viewers export", () => {
-  it("§4.6 --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
+  it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
     const server = await startServer({ dataset: createDataset(237) });
     const result = await webinar(server, ...exportArgs, "--format", "csv");
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
@@ -71,7 +71,7 @@ describe("webinar viewers export", () => {
     expect(server.received).toHaveLength(10);
   });
 
-  it("§4.6 --format jsonl writes one record per line, exactly as the API returned it", async () => {
+  it("queryViewerWatch: --format jsonl writes one record per line, exactly as the API returned it", async () => {
     const server = await startServer({ dataset: createDataset(237) });
     const result = await webinar(server, ...exportArgs, "--format", "jsonl");
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
@@ -83,7 +83,7 @@ describe("webinar viewers export", () => {
 });
 
 describe("webinar upsert, ticket, viewers", () => {
-  it("§1 rule 5 upsert then ticket: --json prints { requestId, data }, text prints the loginUrl", async () => {
+  it("the typical flow: upsert then ticket: --json prints { requestId, data }, text prints the loginUrl", async () => {
     const server = await startServer({ dataset: createDataset(0) });
     const upsert = await webinar(server, "upsert", "--external-user-id", "crm-10086", "--phone", "13800138000", "--display-name", "张三", "--json");
     expect(upsert).toMatchObject({ exitCode: 0, stderr: "" });
@@ -108,7 +108,7 @@ describe("webinar upsert, ticket, viewers", () => {
 });
 
 describe("failures", () => {
-  it("§7 an API error prints code, message and requestId to stderr and exits 1", async () => {
+  it("Errors and retries: an API error prints code, message and requestId to stderr and exits 1", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const result = await webinar(server, "upsert", "--external-user-id", "crm-other", "--phone", "13800000000");
     expect(result.exitCode).toBe(1);

@@ -1,7 +1,7 @@
 /**
- * §5.3, §8: a timestamp more than ±300 s from the server's clock gives 401 OPEN_API_UNAUTHORIZED. The client learns
- * the offset from every answer's Date header, retries such a 401 once with the corrected clock, and signs every
- * later request with it.
+ * Signing requests, Limits: a timestamp more than ±300 s from the server's clock gives 401 OPEN_API_UNAUTHORIZED. The
+ * client learns the offset from every answer's Date header, retries such a 401 once with the corrected clock, and
+ * signs every later request with it.
  */
 import { limits } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ describe("clock-skew correction", () => {
   it.each([
     { rule: "server clock 10 minutes ahead", offsetMs: TEN_MINUTES },
     { rule: "server clock 10 minutes behind", offsetMs: -TEN_MINUTES },
-  ])("§5.3 $rule: the first call is retried once, re-signed with the server's time; later calls are right at once", async ({ offsetMs }) => {
+  ])("Signing requests: $rule: the first call is retried once, re-signed with the server's time; later calls are right at once", async ({ offsetMs }) => {
     const server = await startServer({ dataset: createDataset(2), clockOffsetMs: offsetMs });
     const { client, waits } = clientFor(server);
     expect(Math.abs(offsetMs / 1000)).toBeGreaterThan(limits.clockSkewSeconds);

@@ -1,7 +1,7 @@
 /**
- * What a failure becomes: one WebinarApiError for every answer in the API's error envelope (§4.2, §7), a
+ * What a failure becomes: one WebinarApiError for every answer in the API's error envelope (`ErrorEnvelope`), a
  * WebinarResponseError for anything else the server or a gateway answers, a WebinarConnectionError for a refused
- * redirect (§5.1).
+ * redirect ("Signing requests").
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ import { apiError, TEST_SECRET } from "./support/verifying-server";
 const overviewBody = { ticketCode: TICKET_CODE, playbackMode: "LIVE" } as const;
 
 describe("WebinarApiError", () => {
-  it("§4.2 carries status, code, message, requestId, details and headers of the envelope", async () => {
+  it("ErrorEnvelope: carries status, code, message, requestId, details and headers of the envelope", async () => {
     const server = await startServer();
     server.script("upsertViewer", {
       status: 400,
@@ -77,12 +77,12 @@ describe("WebinarApiError", () => {
 
 describe("answers that are not the API's JSON become WebinarResponseError", () => {
   it.each([
-    { rule: "§7.1 a gateway's HTML 413 page", answer: { status: 413, text: "<html><body><h1>413 Request Entity Too Large</h1></body></html>" }, problem: "not JSON" },
-    { rule: "§4.2 an HTML page with status 200", answer: { status: 200, text: "<html>maintenance</html>" }, problem: "not JSON" },
+    { rule: "Errors and retries: a gateway's HTML 413 page", answer: { status: 413, text: "<html><body><h1>413 Request Entity Too Large</h1></body></html>" }, problem: "not JSON" },
+    { rule: "success envelope: an HTML page with status 200 is not data", answer: { status: 200, text: "<html>maintenance</html>" }, problem: "not JSON" },
     { rule: "an empty 502", answer: { status: 502, text: "" }, problem: "empty" },
     { rule: "a truncated success body", answer: { status: 200, text: '{"requestId":"req_1","data":{"tick' }, problem: "not JSON" },
-    { rule: "§4.1 a success without data", answer: { status: 200, json: { requestId: "req_1" } }, problem: "no data" },
-    { rule: "§4.2 an error envelope without a code", answer: { status: 400, json: { requestId: "req_1", error: { message: "?" } } }, problem: "error.code" },
+    { rule: "success envelope: a success without data", answer: { status: 200, json: { requestId: "req_1" } }, problem: "no data" },
+    { rule: "ErrorEnvelope: an error envelope without a code", answer: { status: 400, json: { requestId: "req_1", error: { message: "?" } } }, problem: "error.code" },
     { rule: "JSON of a gateway's own shape", answer: { status: 429, json: { message: "Too Many Requests" } }, problem: "requestId" },
   ])("$rule", async ({ answer, problem }) => {
     const server = await startServer();
@@ -104,7 +104,7 @@ describe("answers that are not the API's JSON become WebinarResponseError", () =
   });
 });
 
-describe("§5.1 redirects are refused", () => {
+describe("Signing requests: redirects are refused", () => {
   it.each([301, 302, 303, 307, 308] as const)("a %i is neither followed nor retried", async (status) => {
     const server = await startServer({ dataset: createDataset(1) });
     server.scriptGateway("*", { redirect: "/api/v1/open/watch-data/overview", status });
@@ -122,11 +122,14 @@ describe("§5.1 redirects are refused", () => {
     await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarConnectionError", reason: "redirect" });
   });
 
-  it("client.raw refuses a redirect too", async () => {
+  it("client.raw refuses a redirect too: the signing middleware sends every request with redirect: error", async () => {
     const server = await startServer();
     server.scriptGateway("*", { redirect: "/elsewhere", status: 307 });
     const { client } = clientFor(server);
-    await expect(client.raw.POST("/api/v1/open/watch-data/overview", { body: overviewBody })).rejects.toBeInstanceOf(WebinarConnectionError);
+    // client.raw is plain openapi-fetch: the fetch's own failure, undici's "fetch failed" caused by the redirect.
+    const failure = await rejectionOf(client.raw.POST("/api/v1/open/watch-data/overview", { body: overviewBody }));
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(String((failure as { cause?: unknown }).cause)).toMatch(/redirect/);
     expect(server.received).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * §4.6: cursor pagination (cursors only ever the server's nextCursor), batching of any number of ids within
+ * queryViewerWatch: cursor pagination (cursors only ever the server's nextCursor), batching of any number of ids within
  * limits.maxCombinedIds, the merged order of each sort, and waiting out WATCH_DATA_NOT_FINAL.
  */
 import { limits, type Sort, type ViewerWatchRecord } from "@org/webinar-types";
@@ -13,7 +13,7 @@ const query = { ticketCode: TICKET_CODE, playbackMode: "REPLAY", sort: "WATCH_SE
 const sentCursors = (server: { received: { json: Record<string, unknown> | undefined }[] }) => server.received.map((request) => request.json?.cursor);
 
 describe("iterateViewerWatch", () => {
-  it("§4.6 yields every item exactly once, following only the server's nextCursor", async () => {
+  it("queryViewerWatch: yields every item exactly once, following only the server's nextCursor", async () => {
     const server = await startServer({ dataset: createDataset(237) });
     const { client } = clientFor(server);
     const pages = [];
@@ -82,7 +82,7 @@ describe("iterateViewerWatch", () => {
   });
 });
 
-/** The order of §4.6, written out independently of the client's implementation. */
+/** The order of queryViewerWatch's sorts, written out independently of the client's implementation. */
 function expectedOrder(records: ViewerWatchRecord[], sort: Sort): number[] {
   const key = (record: ViewerWatchRecord): number =>
     sort === "WATCH_SECONDS_DESC" ? -record.totalWatchSeconds : sort === "LAST_WATCHED_DESC" ? -new Date(record.lastWatchedAt).getTime() : new Date(record.firstWatchedAt).getTime();
@@ -98,7 +98,7 @@ describe("queryViewerWatchByIds", () => {
   const withDuplicates = { uids: [...uids, ...uids.slice(0, 40)], externalUserIds: [...externalUserIds, ...externalUserIds.slice(0, 10)] };
 
   it.each(["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC"] as Sort[])(
-    "§4.6 %s: 1,000 ids make exactly 4 requests of at most limits.maxCombinedIds, merged without duplicates in sort order",
+    "queryViewerWatch: %s: 1,000 ids make exactly 4 requests of at most limits.maxCombinedIds, merged without duplicates in sort order",
     async (sort) => {
       const server = await startServer({ dataset: createDataset(250) });
       const { client } = clientFor(server);
@@ -127,7 +127,7 @@ describe("queryViewerWatchByIds", () => {
     expect(server.received).toHaveLength(3);
   });
 
-  it("§4.6 no ids at all sends nothing and returns [] (an empty filter would match every viewer)", async () => {
+  it("queryViewerWatch: no ids at all sends nothing and returns [] (an empty filter would match every viewer)", async () => {
     const server = await startServer({ dataset: createDataset(10) });
     const { client } = clientFor(server);
     expect(await client.queryViewerWatchByIds({ ...query, uids: [], externalUserIds: [] })).toEqual([]);
@@ -138,7 +138,7 @@ describe("queryViewerWatchByIds", () => {
 describe("waiting for final data", () => {
   const liveQuery = { ticketCode: TICKET_CODE, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 10 } as const;
 
-  it("§4.6 rule 6 WATCH_DATA_NOT_FINAL is not retried by the generic policy", async () => {
+  it("queryViewerWatch: WATCH_DATA_NOT_FINAL is not retried by the generic policy", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     server.script("queryViewerWatch", apiError(409, "WATCH_DATA_NOT_FINAL"));
     const { client } = clientFor(server);
@@ -146,7 +146,7 @@ describe("waiting for final data", () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it("§4.6 rule 6 waitForFinal polls with a new signed request until the data is final", async () => {
+  it("queryViewerWatch: waitForFinal polls with a new signed request until the data is final", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     server.script("queryViewerWatch", apiError(409, "WATCH_DATA_NOT_FINAL"), apiError(409, "WATCH_DATA_NOT_FINAL", undefined, { headers: { "Retry-After": "7" } }));
     const { client, waits } = clientFor(server);
@@ -176,7 +176,7 @@ describe("waiting for final data", () => {
     expect(count).toBe(15);
   });
 
-  it("§4.5 rule 3 waitForLiveFinal polls the LIVE overview until FINAL", async () => {
+  it("getWatchOverview: waitForLiveFinal polls the LIVE overview until FINAL", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     server.dataset.webinars.get(TICKET_CODE)!.liveStates = ["PROVISIONAL", "FINALIZING", "FINAL"];
     const { client, waits } = clientFor(server);

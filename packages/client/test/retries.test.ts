@@ -40,7 +40,7 @@ const operationOf = (code: ErrorCode) =>
 describe("retries by error code (x-retry of ErrorCode)", () => {
   const codes = (Object.keys(errorCatalog) as ErrorCode[]).map((code) => ({ code, ...errorCatalog[code], operationId: operationOf(code) }));
 
-  it.each(codes)("§7 $status $code ($retry) on $operationId: retried only when backoff", async ({ code, status, retry, operationId }) => {
+  it.each(codes)("Errors and retries: $status $code ($retry) on $operationId: retried only when backoff", async ({ code, status, retry, operationId }) => {
     const server = await startServer({ dataset: createDataset(3) });
     server.script(operationId, apiError(status, code), apiError(status, code), apiError(status, code));
     const { client, waits } = clientFor(server, { retry: { maxAttempts: 3 } });
@@ -51,7 +51,7 @@ describe("retries by error code (x-retry of ErrorCode)", () => {
     expect(waits).toHaveLength(retry === "backoff" ? 2 : 0);
   });
 
-  it("§5.3 a retried request is re-signed: fresh timestamp, nonce and signature, no nonce ever reused", async () => {
+  it("Signing requests: a retried request is re-signed: fresh timestamp, nonce and signature, no nonce ever reused", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     server.script("getWatchOverview", apiError(503, "WATCH_DATA_UNAVAILABLE"), apiError(500, "INTERNAL_ERROR"));
     let now = Date.now();
@@ -67,7 +67,7 @@ describe("retries by error code (x-retry of ErrorCode)", () => {
     expect(new Set(server.received.map((request) => request.body.toString("utf8")))).toEqual(new Set([JSON.stringify(overviewBody)]));
   });
 
-  it("§5.3 a nonce source that repeats itself meets the real replay check: 409 OPEN_API_REPLAYED, not retried", async () => {
+  it("Signing requests: a nonce source that repeats itself meets the real replay check: 409 OPEN_API_REPLAYED, not retried", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     const { client } = clientFor(server, { nonceSource: () => "fixed-nonce-0123456789" });
     await client.getWatchOverview(overviewBody);
@@ -76,7 +76,7 @@ describe("retries by error code (x-retry of ErrorCode)", () => {
     expect(server.received.map((request) => request.verdict)).toEqual(["ok", "OPEN_API_REPLAYED"]);
   });
 
-  it("§4.3 a real 409 VIEWER_IDENTITY_CONFLICT is not retried and changes nothing", async () => {
+  it("upsertViewer: a real 409 VIEWER_IDENTITY_CONFLICT is not retried and changes nothing", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     const { client } = clientFor(server);
     const error = await rejectionOf(client.upsertViewer({ externalUserId: "crm-new", phone: "13800000000" }));
@@ -89,7 +89,7 @@ describe("retries of answers without the API's envelope", () => {
   it.each([
     { rule: "a gateway's 502 page is retried, then reported as WebinarResponseError", answer: gatewayPage(502, "Bad Gateway"), requests: 3 },
     { rule: "a gateway's 504 page is retried", answer: gatewayPage(504, "Gateway Timeout"), requests: 3 },
-    { rule: "§7.1 a gateway's 413 page is final (every 4xx is)", answer: gatewayPage(413, "Request Entity Too Large"), requests: 1 },
+    { rule: "Errors and retries: a gateway's 413 page is final (every 4xx is)", answer: gatewayPage(413, "Request Entity Too Large"), requests: 1 },
   ])("$rule", async ({ answer, requests }) => {
     const server = await startServer();
     server.scriptGateway("*", answer, answer, answer);
@@ -230,9 +230,9 @@ describe("timeouts, connection failures and aborts", () => {
   it("a timed-out attempt aborts the signal its fetch was given, so the request does not keep running", async () => {
     const server = await startServer();
     const signals: AbortSignal[] = [];
-    const fetch = (_url: string, init: RequestInit) =>
+    const fetch = (request: Request) =>
       new Promise<Response>((_, reject) => {
-        const signal = init.signal!;
+        const { signal } = request;
         signals.push(signal);
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
@@ -249,9 +249,9 @@ describe("timeouts, connection failures and aborts", () => {
   it("the caller's abort aborts the signal the fetch was given", async () => {
     const server = await startServer();
     let given: AbortSignal | undefined;
-    const fetch = (_url: string, init: RequestInit) =>
+    const fetch = (request: Request) =>
       new Promise<Response>((_, reject) => {
-        given = init.signal!;
+        given = request.signal;
         given.addEventListener("abort", () => reject(given!.reason), { once: true });
       });
     const { client } = clientFor(server, { fetch });

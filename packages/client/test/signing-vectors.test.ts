@@ -37,7 +37,7 @@ async function sendVector(vector: Vector, backend: CryptoBackend, useMethod: boo
   return server.received[0]!;
 }
 
-describe("§5.2 signing vectors through the client", () => {
+describe("Signing requests: signing vectors through the client", () => {
   it.each(cases)("$backend: $name", async ({ vector, backend }) => {
     const roundTrips = JSON.stringify(JSON.parse(vector.body)) === vector.body && vector.path === "/api/v1/open/viewers/upsert";
     const request = await sendVector(vector, backend, roundTrips);

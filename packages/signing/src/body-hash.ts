@@ -7,8 +7,7 @@ export type RawBody = Uint8Array | ArrayBuffer | string;
 
 /** SHA-256 with node:crypto; a string is hashed as UTF-8. */
 export function nodeBodyHash(nodeCrypto: NodeCrypto, body: RawBody): string {
-  const data = body instanceof ArrayBuffer ? new Uint8Array(body) : body;
-  return nodeCrypto.hash === undefined ? nodeCrypto.createHash("sha256").update(data).digest("hex") : nodeCrypto.hash("sha256", data, "hex");
+  return nodeCrypto.createHash("sha256").update(body instanceof ArrayBuffer ? new Uint8Array(body) : body).digest("hex");
 }
 
 /** SHA-256 with Web Crypto. */
@@ -18,9 +17,9 @@ export async function webBodyHash(body: RawBody): Promise<string> {
 }
 
 /**
- * Lowercase hex SHA-256 of the raw body (spec §5.2 step 2), with node:crypto where the runtime has it and Web
- * Crypto elsewhere. Hash the bytes you send: a string is encoded as UTF-8, a `Uint8Array` is hashed over exactly
- * its view.
+ * Lowercase hex SHA-256 of the raw body (the `bodyHash` line of the canonical string), with node:crypto where the
+ * runtime has it and Web Crypto elsewhere. Hash the bytes you send: a string is encoded as UTF-8, a `Uint8Array`
+ * is hashed over exactly its view.
  *
  * @example
  * const rawBody = JSON.stringify({ externalUserId: "crm-10086", displayName: "张三" });

@@ -13,19 +13,19 @@ const input: CanonicalInput = {
 describe("canonicalString", () => {
   it.each([
     {
-      rule: "§5.2 six lines in order: API key, POST, path, timestamp, nonce, bodyHash",
+      rule: "Signing requests: six lines in order: API key, POST, path, timestamp, nonce, bodyHash",
       check: () => expect(canonicalString(input).split("\n")).toEqual([input.apiKey, "POST", input.path, input.timestamp, input.nonce, input.bodyHash]),
     },
     {
-      rule: "§5.2 no trailing line feed",
+      rule: "Signing requests: no trailing line feed",
       check: () => expect(canonicalString(input).endsWith(input.bodyHash)).toBe(true),
     },
     {
-      rule: "§5.2 joined by a single line feed (no CR, no blank lines)",
+      rule: "Signing requests: joined by a single line feed (no CR, no blank lines)",
       check: () => expect(canonicalString(input)).toBe(`${input.apiKey}\nPOST\n${input.path}\n${input.timestamp}\n${input.nonce}\n${input.bodyHash}`),
     },
     {
-      rule: "§5.2 the method defaults to the literal POST",
+      rule: "Signing requests: the method defaults to the literal POST",
       check: () => expect(canonicalString(input).split("\n")[1]).toBe("POST"),
     },
     {
@@ -38,12 +38,12 @@ describe("canonicalString", () => {
     },
   ])("$rule", ({ check }) => check());
 
-  it.each(positiveVectors)("§5.2 reproduces the canonical string of vector: $name", (vector) => {
+  it.each(positiveVectors)("Signing requests: reproduces the canonical string of vector: $name", (vector) => {
     expect(canonicalString(vector)).toBe(vector.canonical);
   });
 
   it.each(["apiKey", "method", "path", "timestamp", "nonce", "bodyHash"] as const)(
-    "§5.2 one value per line: a line break in %s throws",
+    "Signing requests: one value per line: a line break in %s throws",
     (field) => {
       expect(() => canonicalString({ ...input, [field]: "a\nb" })).toThrow(TypeError);
       expect(() => canonicalString({ ...input, [field]: "a\rb" })).toThrow(TypeError);

@@ -1,4 +1,4 @@
-// Lowercase hex is the only encoding the spec uses (§5.1, §5.2); one lookup table serves hashes and signatures.
+// Lowercase hex is the only encoding of bodyHash and X-Signature; one lookup table serves both.
 const byteToHex: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** Lowercase hex of the bytes, two characters per byte. */

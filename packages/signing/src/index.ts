@@ -1,7 +1,8 @@
 /**
- * Request signing for the Webinar Open API (spec §5): the canonical string, body hash, HMAC-SHA256 signature,
- * verification and nonces, on Web Crypto so it runs in Node, browsers, Deno, Bun and Workers. Servers that want
- * synchronous node:crypto import `bodyHashSync`, `signSync` and `verifySync` from `@org/webinar-signing/node`.
+ * Request signing for the Webinar Open API (the spec's "Signing requests" guide): the canonical string, body hash,
+ * HMAC-SHA256 signature, verification and nonces. One entry for every runtime: node:crypto where the runtime has it
+ * (Node, Bun, Deno), Web Crypto elsewhere (browsers, Workers). The published test vectors ship as
+ * `@org/webinar-signing/test-vectors.json`.
  */
 export { bodyHash } from "./body-hash";
 export type { RawBody } from "./body-hash";
@@ -11,7 +12,7 @@ export { createNonce, isValidNonce } from "./nonce";
 export type { RandomSource } from "./nonce";
 export type { CryptoBackend, CryptoPreference } from "./crypto-backend";
 export { createSigner, sign } from "./sign";
-export type { Signer, SyncSigner } from "./sign";
+export type { Signer } from "./sign";
 export { signRequest } from "./sign-request";
 export type { SignedHeaders, SignedRequest, SignRequestInput } from "./sign-request";
 export { isWellFormedSignature } from "./signature-format";

@@ -12,7 +12,7 @@ const base = {
 };
 
 describe("signRequest", () => {
-  it.each(positiveVectors)("§5 reproduces headers, canonical and bodyHash of vector: $name", async (vector) => {
+  it.each(positiveVectors)("Signing requests: reproduces headers, canonical and bodyHash of vector: $name", async (vector) => {
     const signed = await signRequest({ ...vector, timestamp: vector.timestamp, nonce: vector.nonce });
     expect(signed).toEqual({
       headers: {
@@ -27,18 +27,18 @@ describe("signRequest", () => {
     });
   });
 
-  it.each(positiveVectors)("§5.2 the body as bytes signs like the same string: $name", async (vector) => {
+  it.each(positiveVectors)("Signing requests: the body as bytes signs like the same string: $name", async (vector) => {
     const signed = await signRequest({ ...vector, body: new TextEncoder().encode(vector.body) });
     expect(signed.headers["X-Signature"]).toBe(vector.signature);
   });
 
   it.each([
     {
-      rule: "§5.1 exactly the five headers",
+      rule: "Signing requests: exactly the five headers",
       run: async () => expect(Object.keys((await signRequest(base)).headers).sort()).toEqual(["Content-Type", "X-API-Key", "X-Nonce", "X-Signature", "X-Timestamp"]),
     },
     {
-      rule: "§5.1 a generated timestamp is the current Unix time in seconds",
+      rule: "Signing requests: a generated timestamp is the current Unix time in seconds",
       run: async () => {
         const before = Math.floor(Date.now() / 1000);
         const timestamp = Number((await signRequest(base)).headers["X-Timestamp"]);
@@ -47,7 +47,7 @@ describe("signRequest", () => {
       },
     },
     {
-      rule: "§5.1 a generated nonce is 32 lowercase hex characters and valid",
+      rule: "Signing requests: a generated nonce is 32 lowercase hex characters and valid",
       run: async () => {
         const nonce = (await signRequest(base)).headers["X-Nonce"];
         expect(nonce).toMatch(/^[0-9a-f]{32}$/);
@@ -55,7 +55,7 @@ describe("signRequest", () => {
       },
     },
     {
-      rule: "§5.3 every call takes a fresh nonce and signature (retries re-sign)",
+      rule: "Signing requests: every call takes a fresh nonce and signature (retries re-sign)",
       run: async () => {
         const [first, second] = await Promise.all([signRequest(base), signRequest(base)]);
         expect(first.headers["X-Nonce"]).not.toBe(second.headers["X-Nonce"]);
@@ -63,14 +63,14 @@ describe("signRequest", () => {
       },
     },
     {
-      rule: "§5.2 the result verifies against its own canonical string",
+      rule: "Signing requests: the result verifies against its own canonical string",
       run: async () => {
         const signed = await signRequest(base);
         expect(await verify(base.secret, signed.canonical, signed.headers["X-Signature"])).toBe(true);
       },
     },
     {
-      rule: "§5.2 a base-URL path prefix is signed as part of the path",
+      rule: "Signing requests: a base-URL path prefix is signed as part of the path",
       run: async () => {
         const signed = await signRequest({ ...base, path: `/webinar${base.path}` });
         expect(signed.canonical.split("\n")[2]).toBe("/webinar/api/v1/open/viewers/upsert");
@@ -79,18 +79,18 @@ describe("signRequest", () => {
   ])("$rule", async ({ run }) => run());
 
   it.each([
-    { rule: "§5.2 full URL instead of the path", change: { path: `https://api.example.com${base.path}` }, error: TypeError },
-    { rule: "§5.2 a relative path", change: { path: "api/v1/open/viewers/upsert" }, error: TypeError },
-    { rule: "§4 trailing slash", change: { path: `${base.path}/` }, error: TypeError },
-    { rule: "§4 no query string", change: { path: `${base.path}?debug=1` }, error: TypeError },
-    { rule: "§4 no fragment", change: { path: `${base.path}#x` }, error: TypeError },
-    { rule: "§5.1 millisecond timestamp", change: { timestamp: "1767225600000" }, error: RangeError },
-    { rule: "§5.1 non-decimal timestamp", change: { timestamp: "2026-01-01T00:00:00Z" }, error: RangeError },
-    { rule: "§5.1 nonce shorter than 16 characters", change: { nonce: "abc123" }, error: RangeError },
-    { rule: "§5.1 nonce with characters outside A-Z a-z 0-9 _ -", change: { nonce: "abcdefghijklmnop+/" }, error: RangeError },
-    { rule: "§5.3 empty secret", change: { secret: "" }, error: TypeError },
-    { rule: "§5.1 empty API key", change: { apiKey: "" }, error: TypeError },
-    { rule: "§5.2 a line break in the API key", change: { apiKey: "wk_live_x\n" }, error: TypeError },
+    { rule: "Signing requests: full URL instead of the path", change: { path: `https://api.example.com${base.path}` }, error: TypeError },
+    { rule: "Signing requests: a relative path", change: { path: "api/v1/open/viewers/upsert" }, error: TypeError },
+    { rule: "Signing requests: trailing slash", change: { path: `${base.path}/` }, error: TypeError },
+    { rule: "Signing requests: no query string", change: { path: `${base.path}?debug=1` }, error: TypeError },
+    { rule: "Signing requests: no fragment", change: { path: `${base.path}#x` }, error: TypeError },
+    { rule: "Signing requests: millisecond timestamp", change: { timestamp: "1767225600000" }, error: RangeError },
+    { rule: "Signing requests: non-decimal timestamp", change: { timestamp: "2026-01-01T00:00:00Z" }, error: RangeError },
+    { rule: "Signing requests: nonce shorter than 16 characters", change: { nonce: "abc123" }, error: RangeError },
+    { rule: "Signing requests: nonce with characters outside A-Z a-z 0-9 _ -", change: { nonce: "abcdefghijklmnop+/" }, error: RangeError },
+    { rule: "Signing requests: empty secret", change: { secret: "" }, error: TypeError },
+    { rule: "Signing requests: empty API key", change: { apiKey: "" }, error: TypeError },
+    { rule: "Signing requests: a line break in the API key", change: { apiKey: "wk_live_x\n" }, error: TypeError },
   ])("rejects before signing: $rule", async ({ change, error }) => {
     await expect(signRequest({ ...base, ...change })).rejects.toThrow(error);
   });

@@ -20,7 +20,7 @@ export interface SignRequestInput {
   nonce?: string;
 }
 
-/** The five headers of spec §5.1, exactly as they must be sent. */
+/** The five headers of the "Signing requests" guide, exactly as they must be sent. */
 export interface SignedHeaders {
   "Content-Type": "application/json";
   "X-API-Key": string;
@@ -38,22 +38,22 @@ export interface SignedRequest {
   bodyHash: string;
 }
 
-// The signed path is the path as sent (spec §4, §5.2): no scheme or host, no query, no trailing slash.
+// The signed path is the path as sent: no scheme or host, no query, no trailing slash (every operation's path is exact).
 function checkPath(path: string): void {
   if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new TypeError(`signRequest: path must start with "/" (sign the path, not the full URL; spec §5.2), got ${JSON.stringify(path)}`);
+    throw new TypeError(`signRequest: path must start with "/" (sign the path, not the full URL), got ${JSON.stringify(path)}`);
   }
   if (/[?#\s]/.test(path)) {
-    throw new TypeError(`signRequest: path must have no query, fragment or whitespace (spec §4), got ${JSON.stringify(path)}`);
+    throw new TypeError(`signRequest: path must have no query, fragment or whitespace (operation paths have none), got ${JSON.stringify(path)}`);
   }
   if (path.length > 1 && path.endsWith("/")) {
-    throw new TypeError(`signRequest: path must not end with "/" (spec §4), got ${JSON.stringify(path)}`);
+    throw new TypeError(`signRequest: path must not end with "/" (operation paths do not), got ${JSON.stringify(path)}`);
   }
 }
 
 /**
  * Signs one request in a single call: hashes the exact body, builds the canonical string and returns the headers
- * to send with that same body (spec §5). Call it for every attempt, retries included; each call takes a new
+ * to send with that same body. Call it for every attempt, retries included; each call takes a new
  * timestamp and nonce.
  *
  * @example
@@ -67,11 +67,11 @@ export async function signRequest(input: SignRequestInput): Promise<SignedReques
   checkPath(path);
   const timestamp = input.timestamp ?? unixTimestamp();
   if (!isUnixSeconds(timestamp)) {
-    throw new RangeError(`signRequest: timestamp must be Unix seconds as a decimal string, not milliseconds (spec §5.1), got ${JSON.stringify(timestamp)}`);
+    throw new RangeError(`signRequest: timestamp must be Unix seconds as a decimal string, not milliseconds, got ${JSON.stringify(timestamp)}`);
   }
   const nonce = input.nonce ?? createNonce();
   if (!isValidNonce(nonce)) {
-    throw new RangeError(`signRequest: nonce must be 16-128 characters of A-Z a-z 0-9 _ - (spec §5.1), got ${JSON.stringify(nonce)}`);
+    throw new RangeError(`signRequest: nonce must be 16-128 characters of A-Z a-z 0-9 _ -, got ${JSON.stringify(nonce)}`);
   }
   const hash = await hashBody(body);
   const canonical = canonicalString({ apiKey, method: "POST", path, timestamp, nonce, bodyHash: hash });

@@ -1,11 +1,10 @@
 /** Characters of an `X-Signature`: a SHA-256 HMAC in hex. */
 export const SIGNATURE_LENGTH = 64;
-// The length is compared apart: a length check and a plain repetition cost less than a counted one ({64}).
-const LOWER_HEX = /^[0-9a-f]+$/;
+const LOWER_HEX_SIGNATURE = new RegExp(`^[0-9a-f]{${SIGNATURE_LENGTH}}$`);
 
 /**
- * Whether a received `X-Signature` has the only accepted shape: 64 lowercase hex characters (spec §5.1). Uppercase
- * hex and Base64 are rejected, not normalized. The shape of the received value is public, so rejecting it before
+ * Whether a received `X-Signature` has the only accepted shape: 64 lowercase hex characters (the spec's
+ * `Signature` header). Uppercase hex and Base64 are rejected, not normalized. The shape of the received value is public, so rejecting it before
  * any HMAC is computed reveals nothing about the secret.
  *
  * @example
@@ -13,7 +12,7 @@ const LOWER_HEX = /^[0-9a-f]+$/;
  * isWellFormedSignature("HI6G4zAd2QWgMs6Ts+nnlGY9VMtXzqPCtavUVxR2J/M="); // false (Base64)
  */
 export function isWellFormedSignature(signature: unknown): signature is string {
-  return typeof signature === "string" && signature.length === SIGNATURE_LENGTH && LOWER_HEX.test(signature);
+  return typeof signature === "string" && LOWER_HEX_SIGNATURE.test(signature);
 }
 
 /**

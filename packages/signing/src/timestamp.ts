@@ -1,5 +1,5 @@
 /**
- * The current `X-Timestamp`: whole Unix seconds as a decimal string (spec §5.1), never milliseconds. Pass a clock
+ * The current `X-Timestamp`: whole Unix seconds as a decimal string (the spec's `Timestamp` header), never milliseconds. Pass a clock
  * returning milliseconds (like `Date.now`) to control the time in tests.
  *
  * @example
@@ -14,7 +14,7 @@ export function unixTimestamp(now: () => number = Date.now): string {
   return String(Math.floor(milliseconds / 1000));
 }
 
-// Eleven digits reach the year 5138; a 13-digit value is a millisecond timestamp, the most common mistake (§5.2).
+// Eleven digits reach the year 5138; a 13-digit value is a millisecond timestamp, the most common mistake.
 const UNIX_SECONDS = /^(0|[1-9][0-9]{0,10})$/;
 
 /**

@@ -1,12 +1,10 @@
-import { assertUsableSecret } from "./secret";
-import { sign } from "./sign";
-import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
+import { createSigner } from "./sign";
 
 /**
- * Whether `signature` is the signature of `canonical` under `secret` (spec §5.2), with node:crypto where the
- * runtime has it and Web Crypto elsewhere. Anything but
- * 64 lowercase hex characters (uppercase hex, Base64, a missing header) is rejected before any HMAC is computed;
- * a well-formed signature is compared with the expected one in constant time.
+ * Whether `signature` is the signature of `canonical` under `secret`, with node:crypto where the runtime has it
+ * and Web Crypto elsewhere. Anything but 64 lowercase hex characters (uppercase hex, Base64, a missing header) is
+ * rejected before any HMAC is computed; a well-formed signature is compared with the expected one in constant time.
+ * An empty secret throws a `TypeError`: it is a configuration mistake, not a mismatch.
  *
  * @example
  * const canonical = canonicalString({ apiKey, path: url.pathname, timestamp, nonce, bodyHash: await bodyHash(rawBody) });
@@ -15,7 +13,5 @@ import { constantTimeEqual, isWellFormedSignature } from "./signature-format";
  * }
  */
 export async function verify(secret: string, canonical: string, signature: string): Promise<boolean> {
-  assertUsableSecret(secret);
-  if (!isWellFormedSignature(signature)) return false;
-  return constantTimeEqual(await sign(secret, canonical), signature);
+  return createSigner(secret).verify(canonical, signature);
 }

@@ -7,8 +7,7 @@
  * which the spec's "Errors and retries" guide gives to routing (both with the code `REQUEST_INVALID`).
  */
 import { limits as specLimits, operations, type ErrorCode, type ErrorEnvelope, type OperationId } from "@org/webinar-types";
-import { canonicalString, isUnixSeconds, isValidNonce, isWellFormedSignature } from "@org/webinar-signing";
-import { bodyHashSync, verifySync } from "@org/webinar-signing/node";
+import { bodyHash, canonicalString, isUnixSeconds, isValidNonce, isWellFormedSignature, verify } from "@org/webinar-signing";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
 import { defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import type { NonceStore } from "./nonce-store";
@@ -228,14 +227,15 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     if (typeof key.secret !== "string" || key.secret === "" || typeof key.merchantId !== "string" || (key.status !== "ACTIVE" && key.status !== "SUSPENDED")) {
       return unavailable(requestId, headers, new TypeError("lookupKey returned a record without a secret, merchantId or valid status"), "lookupKey");
     }
+    const receivedBodyHash = await bodyHash(body);
     let canonical: string;
     try {
       // The path as received, which is exactly the operation path (after basePath): the client signs its real path.
-      canonical = canonicalString({ apiKey, method: "POST", path: request.rawPath, timestamp, nonce, bodyHash: bodyHashSync(body) });
+      canonical = canonicalString({ apiKey, method: "POST", path: request.rawPath, timestamp, nonce, bodyHash: receivedBodyHash });
     } catch {
       return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
     }
-    if (!verifySync(key.secret, canonical, signature)) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
+    if (!(await verify(key.secret, canonical, signature))) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
 
     if (key.status === "SUSPENDED") return rejection(requestId, headers, "TENANT_SUSPENDED", "the merchant is suspended");
 

@@ -2,12 +2,13 @@
  * The commands of `webinar`: their options (for node:util parseArgs), help text and what they run. Each maps to
  * one client method; `viewers export` follows every page and streams it as CSV or JSON Lines.
  */
-import { limits, type PlaybackMode, type QueryViewerWatchRequest, type Sort } from "@org/webinar-types";
+import { limits, type PlaybackMode, type QueryViewerWatchRequest, type Sort, type ViewerWatchPage } from "@org/webinar-types";
 import type { WebinarClient } from "../client";
 import { planIdBatches } from "../id-batches";
 import { csvHeader, csvRow } from "./csv";
 import { PLAYBACK_MODES, SORTS } from "./enums";
-import { formatOverview, formatTicket, formatUpsert, formatViewerPage } from "./format";
+import type { WithRequestId } from "../with-request-id";
+import { formatOverview, formatTicket, formatUpsert, formatViewerPage, formatViewerPages } from "./format";
 import { write, type CliIo } from "./output";
 import { UsageError } from "./usage-error";
 
@@ -115,6 +116,13 @@ function viewerQuery(values: OptionValues) {
   return { query, ids: batches[0] ?? {} };
 }
 
+const pageSizeOption: OptionSpec = { type: "string", value: "<n>", help: `records per request, ${limits.pageSizeMin}-${limits.pageSizeMax} (default ${limits.pageSizeMax})` };
+
+/** `--page-size`, or the spec's maximum, as the client's iterateViewerWatch defaults to. */
+function pageSizeOf(values: OptionValues): number {
+  return integer(values, "page-size", false) ?? limits.pageSizeMax;
+}
+
 /** Prints a result: `{ requestId, data }` as JSON with `--json`, else its readable text. */
 async function printResult<T extends { readonly requestId: string }>({ io, json }: CommandContext, result: T, asText: (result: T) => string): Promise<void> {
   await write(io.stdout, json ? `${JSON.stringify({ requestId: result.requestId, data: result }, null, 2)}\n` : asText(result));
@@ -156,7 +164,10 @@ const ticket: CommandSpec = {
     uid: { type: "string", value: "<uid>", help: "the viewer's uid (from upsert)" },
     "ticket-code": ticketCode,
   },
-  notes: "Issuing invalidates the viewer's previous unused ticket. The loginUrl is a temporary credential: hand it to the user, do not log it.",
+  notes:
+    "The loginUrl logs the viewer in once, before expiresAt; after that it no longer works and the viewer needs a new link: " +
+    "run this command again. Issuing invalidates the viewer's previous unused ticket. The loginUrl is a temporary credential: " +
+    "hand it to the user, do not log it.",
   async run(context) {
     const { values, client } = context;
     const uid = integer(values, "uid", true)!;
@@ -179,25 +190,37 @@ const overview: CommandSpec = {
 
 const viewers: CommandSpec = {
   name: "viewers",
-  summary: "print one page of per-viewer watch records",
-  usage: "webinar viewers --ticket-code <code> --mode <mode> --sort <sort> --page-size <n> [--cursor <c>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
+  summary: "print per-viewer watch records: one page, or every page with --all",
+  usage: "webinar viewers --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--cursor <c> | --all] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
   options: {
     ...filters,
-    "page-size": { type: "string", value: "<n>", help: `records per page, ${limits.pageSizeMin}-${limits.pageSizeMax}` },
+    "page-size": pageSizeOption,
     cursor: { type: "string", value: "<cursor>", help: "the nextCursor printed by the previous page, unchanged" },
+    all: { type: "boolean", help: "follow every page and print all records (with --json: one { requestId, data } line per page)" },
   },
-  notes: `For every page use \`webinar viewers export\`. At most ${limits.maxCombinedIds} ids per page; export batches any number.`,
+  notes:
+    "Without --all, one page is printed, then how to get the next one. For files, use `webinar viewers export`. " +
+    `At most ${limits.maxCombinedIds} ids; export batches any number.`,
   async run(context) {
-    const { values, client } = context;
+    const { values, client, io, json } = context;
     const { query, ids } = viewerQuery(values);
     if (idCount(ids) > limits.maxCombinedIds) {
-      throw new UsageError(`at most ${limits.maxCombinedIds} --uid and --external-user-id values per page (got ${idCount(ids)}); \`webinar viewers export\` batches any number`);
+      throw new UsageError(`at most ${limits.maxCombinedIds} --uid and --external-user-id values (got ${idCount(ids)}); \`webinar viewers export\` batches any number`);
     }
-    const body: QueryViewerWatchRequest = { ...query, ...ids, pageSize: integer(values, "page-size", true)! };
     const cursor = text(values, "cursor");
-    if (cursor !== undefined) body.cursor = cursor;
-    const page = await client().queryViewerWatch(body);
-    await printResult(context, page, formatViewerPage);
+    const body: QueryViewerWatchRequest = { ...query, ...ids, pageSize: pageSizeOf(values) };
+    if (values.all !== true) {
+      if (cursor !== undefined) body.cursor = cursor;
+      await printResult(context, await client().queryViewerWatch(body), formatViewerPage);
+      return;
+    }
+    if (cursor !== undefined) throw new UsageError("--all starts at the first page; leave out --cursor");
+    const pages: WithRequestId<ViewerWatchPage>[] = [];
+    for await (const page of client().iterateViewerWatch(body).pages()) {
+      if (json) await write(io.stdout, `${JSON.stringify({ requestId: page.requestId, data: page })}\n`);
+      else pages.push(page);
+    }
+    if (!json) await write(io.stdout, formatViewerPages(pages));
   },
 };
 
@@ -208,7 +231,7 @@ const exportViewers: CommandSpec = {
   options: {
     format: { type: "string", value: "<format>", help: "csv (RFC 4180, header row, arrays joined with |) or jsonl (one record per line)" },
     ...filters,
-    "page-size": { type: "string", value: "<n>", help: `records per request, ${limits.pageSizeMin}-${limits.pageSizeMax} (default ${limits.pageSizeMax})` },
+    "page-size": pageSizeOption,
   },
   notes:
     "Pages are written as they arrive; a progress line goes to stderr when it is a terminal. With more than " +
@@ -216,7 +239,7 @@ const exportViewers: CommandSpec = {
   async run({ values, client, io }) {
     const format = oneOf(values, "format", ["csv", "jsonl"] as const);
     const { query, ids } = viewerQuery(values);
-    const pageSize = integer(values, "page-size", false) ?? limits.pageSizeMax;
+    const pageSize = pageSizeOf(values);
     const line = format === "csv" ? csvRow : (record: object) => `${JSON.stringify(record)}\n`;
     const api = client(); // credentials are checked before anything is written
     const progress = io.stderr.isTTY === true ? (rows: number, pages?: number) => io.stderr.write(`\rexported ${rows} records${pages === undefined ? "" : ` (${pages} page${pages === 1 ? "" : "s"})`}`) : undefined;
@@ -240,5 +263,5 @@ const exportViewers: CommandSpec = {
   },
 };
 
-/** Every command, in the order of the typical flow (spec §1 rule 5). */
+/** Every command, in the order of the typical flow (upsert, ticket, then the watch data). */
 export const COMMANDS: readonly CommandSpec[] = [upsert, ticket, overview, viewers, exportViewers];

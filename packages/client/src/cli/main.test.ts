@@ -87,12 +87,25 @@ describe("usage errors exit 2 and send nothing", () => {
 });
 
 describe("failures", () => {
-  it("§7 --json turns an API error into JSON on stderr", async () => {
+  it("Errors and retries: --json turns an API error into JSON on stderr", async () => {
     const server = await startServer();
     server.script("getWatchOverview", apiError(404, "WEBINAR_NOT_FOUND", "no such webinar"));
     const result = await run([...overview, "--json"], server);
     expect(result.exitCode).toBe(EXIT.apiError);
     expect(JSON.parse(result.stderr)).toEqual({ error: { type: "api", status: 404, code: "WEBINAR_NOT_FOUND", message: "no such webinar", requestId: expect.stringMatching(/^req_/) } });
+  });
+
+  it("ErrorEnvelope: each details entry is printed on its own line (field and message), after the code and requestId", async () => {
+    const server = await startServer();
+    const details = { errors: [{ pointer: "/phone", rule: "type", message: "must be string" }, { pointer: "", rule: "maxCombinedIds", message: "at most 300 ids" }], matches: ["forbidden-word", "other"] };
+    const invalid = apiError(400, "REQUEST_INVALID", "request body is invalid", { details });
+    server.script("upsertViewer", invalid, invalid);
+    const result = await run(["upsert", "--external-user-id", "crm-1"], server);
+    expect(result.exitCode).toBe(EXIT.apiError);
+    expect(result.stderr).toMatch(/^webinar: REQUEST_INVALID: request body is invalid \(HTTP 400, requestId req_scripted_\w+\)\n/);
+    expect(result.stderr.split("\n").slice(1)).toEqual(["  /phone: must be string", "  (body): at most 300 ids", "  matches: forbidden-word, other", ""]);
+    const json = await run(["upsert", "--external-user-id", "crm-1", "--json"], server);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: "REQUEST_INVALID", details } });
   });
 
   it("a gateway's HTML page exits 3", async () => {
@@ -137,6 +150,71 @@ describe("output", () => {
     expect(piped.stderr).toBe("");
   });
 
+  it("ticket: the text says when the link expires and that an expired link needs a new one", async () => {
+    const server = await startServer({ dataset: createDataset(1) });
+    const result = await run(["ticket", "--uid", "10000", "--ticket-code", TICKET_CODE], server);
+    expect(result.exitCode).toBe(EXIT.ok);
+    // The verifying server issues tickets valid for 60 s.
+    expect(result.stdout).toMatch(/^expiresAt +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in (59|60) s\)$/m);
+    expect(result.stdout).toContain("After that (or once used) it no longer works: ask for a new\nlink by running `webinar ticket` again.");
+  });
+});
+
+describe("webinar viewers", () => {
+  const viewers = ["viewers", "--ticket-code", TICKET_CODE, "--mode", "REPLAY", "--sort", "WATCH_SECONDS_DESC"];
+
+  it("prints one page without --page-size (the spec's maximum is sent)", async () => {
+    const server = await startServer({ dataset: createDataset(3) });
+    const result = await run(viewers, server);
+    expect(result.exitCode).toBe(EXIT.ok);
+    expect(server.received.map((request) => request.json?.pageSize)).toEqual([limits.pageSizeMax]);
+    expect(result.stdout).toContain("nextCursor  (none: last page)");
+  });
+
+  it("queryViewerWatch: a page with more prints the command for the next one, and following it continues the query", async () => {
+    const server = await startServer({ dataset: createDataset(25) });
+    const first = await run([...viewers, "--page-size", "10"], server);
+    const hint = /^More records: run the same command with --cursor '([^']+)', or with --all for every page\.$/m.exec(first.stdout);
+    expect(hint).not.toBeNull();
+    const second = await run([...viewers, "--page-size", "10", "--cursor", hint![1]!], server);
+    expect(second.exitCode).toBe(EXIT.ok);
+    expect(server.received.map((request) => request.json?.cursor)).toEqual([undefined, hint![1]]);
+    const uids = (output: string) => output.split("\n").filter((line) => /^\d{5} /.test(line)).map((line) => line.split(" ")[0]);
+    expect(uids(first.stdout)).toHaveLength(10);
+    expect(uids(second.stdout)).toHaveLength(10);
+    expect(new Set([...uids(first.stdout), ...uids(second.stdout)]).size).toBe(20);
+  });
+
+  it("--all follows every page: one table, the count of records and pages, each page's requestId", async () => {
+    const server = await startServer({ dataset: createDataset(25) });
+    const result = await run([...viewers, "--page-size", "10", "--all"], server);
+    expect(result.exitCode).toBe(EXIT.ok);
+    expect(server.received).toHaveLength(3);
+    expect(result.stdout.split("\n").filter((line) => /^\d{5} /.test(line))).toHaveLength(25);
+    expect(result.stdout).toContain("25 records in 3 pages");
+    expect(result.stdout).toMatch(/^requestIds +req_\d+ req_\d+ req_\d+$/m);
+    expect(result.stdout).not.toContain("More records");
+  });
+
+  it("--all --json prints one { requestId, data } line per page", async () => {
+    const server = await startServer({ dataset: createDataset(25) });
+    const result = await run([...viewers, "--page-size", "10", "--all", "--json"], server);
+    const pages = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { requestId: string; data: { items: unknown[]; nextCursor?: string } });
+    expect(pages.map((page) => page.data.items.length)).toEqual([10, 10, 5]);
+    expect(pages.every((page) => page.requestId.startsWith("req_"))).toBe(true);
+    expect(pages[2]!.data.nextCursor).toBeUndefined();
+  });
+
+  it("--all with --cursor is a usage error and sends nothing", async () => {
+    const server = await startServer({ dataset: createDataset(3) });
+    const result = await run([...viewers, "--all", "--cursor", "abc"], server);
+    expect(result.exitCode).toBe(EXIT.usage);
+    expect(result.stderr).toContain("--all starts at the first page");
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe("verbose", () => {
   it("--verbose logs each attempt to stderr, without secrets, signatures or login URLs", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     server.script("issueLoginTicket", apiError(503, "PUBLIC_METADATA_UNAVAILABLE", undefined, { headers: { "Retry-After": "0" } }));

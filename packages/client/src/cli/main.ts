@@ -5,7 +5,7 @@
  * | exit | meaning |
  * |---|---|
  * | 0 | success |
- * | 1 | the API answered with an error (code, message and requestId are printed) |
+ * | 1 | the API answered with an error (code, message, requestId and each detail are printed) |
  * | 2 | usage: unknown command or option, missing or invalid value, missing credentials |
  * | 3 | no valid answer: network failure, timeout, refused redirect, non-JSON answer |
  * | 4 | unexpected failure (a bug) |
@@ -16,6 +16,7 @@ import { createWebinarClient, type WebinarClient } from "../client";
 import { WebinarApiError, WebinarConnectionError, WebinarResponseError, WebinarTimeoutError } from "../errors";
 import type { RequestLogEntry } from "../request-log";
 import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec, type OptionSpec, type OptionValues } from "./commands";
+import { formatErrorDetails } from "./format";
 import { write, type CliIo } from "./output";
 import { UsageError } from "./usage-error";
 
@@ -122,7 +123,9 @@ async function report(error: unknown, io: CliIo, json: boolean, command: Command
   }
   if (error instanceof WebinarApiError) {
     const { status, code, message, requestId, details } = error;
-    await say(`${code}: ${message} (HTTP ${status}, requestId ${requestId})`, { type: "api", status, code, message, requestId, ...(details === undefined ? {} : { details }) });
+    // Each detail on a line of its own: which field was refused and why, so the call can be fixed at once.
+    const detailLines = formatErrorDetails(details).map((line) => `\n  ${line}`).join("");
+    await say(`${code}: ${message} (HTTP ${status}, requestId ${requestId})${detailLines}`, { type: "api", status, code, message, requestId, ...(details === undefined ? {} : { details }) });
     return EXIT.apiError;
   }
   if (error instanceof WebinarResponseError) {

@@ -1,9 +1,9 @@
 /**
- * A real HTTP server on 127.0.0.1 for the client's tests, until the reference server lands. It verifies every
- * request exactly as spec §5 says, with @org/webinar-signing: the raw body bytes as received, the path as sent
- * (before any normalization), each signature header exactly once, Unix seconds within ±limits.clockSkewSeconds
- * of its own clock (which a test may set off), the signature compared in constant time, and the nonce consumed
- * only after the signature verified (a reused nonce gives 409 OPEN_API_REPLAYED).
+ * A real HTTP server on 127.0.0.1 for the client's tests, small enough to script failures the reference server never
+ * gives. It verifies every request exactly as the spec's "Signing requests" guide says, with @org/webinar-signing: the raw body bytes as received, the
+ * path as sent (before any normalization), each signature header exactly once, Unix seconds within
+ * ±limits.clockSkewSeconds of its own clock (which a test may set off), the signature compared in constant time, and
+ * the nonce consumed only after the signature verified (a reused nonce gives 409 OPEN_API_REPLAYED).
  *
  * Behind the verification it answers from an in-memory dataset (./dataset.ts) with keyset cursors it makes
  * itself, unless a test scripted the next answers: an error envelope, a gateway's HTML page, a redirect, a
@@ -26,7 +26,7 @@ export interface ReceivedRequest {
   url: string;
   headers: Record<string, string[]>;
   body: Buffer;
-  /** `ok` when the request passed verification (§5), else the error code verification answered with. */
+  /** `ok` when the request passed verification ("Signing requests"), else the error code verification answered with. */
   verdict: "ok" | ErrorCode;
   /** The status the server answered with. */
   status: number | undefined;
@@ -76,7 +76,7 @@ export interface VerifyingServer {
   close(): Promise<void>;
 }
 
-/** An error envelope (spec §4.2). */
+/** An error envelope (`ErrorEnvelope`). */
 export function apiError(status: number, code: ErrorCode, message = code.toLowerCase().replaceAll("_", " "), extra: { details?: Record<string, unknown>; headers?: Record<string, string> } = {}): ScriptedAnswer {
   const error = extra.details === undefined ? { code, message } : { code, message, details: extra.details };
   return { status, json: { requestId: `req_scripted_${randomBytes(4).toString("hex")}`, error }, ...(extra.headers === undefined ? {} : { headers: extra.headers }) };

@@ -2,9 +2,8 @@
  * Keys, clock and signing helpers shared by the tests. The clock is injected into the verifier (never mocked
  * globally); keys cover every answer of `lookupKey`: active, suspended, unknown/revoked, and a failing lookup.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { canonicalString } from "@org/webinar-signing";
-import { bodyHashSync, signSync } from "@org/webinar-signing/node";
 import { createMemoryNonceStore, type ApiKeyRecord, type NonceStore, type RequestVerifierOptions } from "../../src/index";
 
 /** The fixed "now" of the tests: 2026-01-01T00:00:00Z plus 250 ms. */
@@ -88,6 +87,10 @@ export interface SignOptions {
   contentType?: string | null;
   method?: string;
 }
+
+// Hash and HMAC straight from node:crypto, independently of the signing package under test.
+const bodyHashSync = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
+const signSync = (secret: string, canonical: string) => createHmac("sha256", secret).update(canonical, "utf8").digest("hex");
 
 /** Signs like a correct client (spec §5.2), unless told to make one mistake. */
 export function signedRequest(options: SignOptions): WireRequest {

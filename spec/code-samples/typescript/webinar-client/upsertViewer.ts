@@ -1,5 +1,5 @@
 // Create or update the viewer of one of your users (POST /api/v1/open/viewers/upsert) with @org/webinar-client,
-// which signs every request (spec §5.2) and retries only what is safe to retry.
+// the typed client: errors to branch on, every request signed, and retries only of what is safe to retry.
 // Env: WEBINAR_BASE_URL, WEBINAR_API_KEY, WEBINAR_API_SECRET.
 import { createWebinarClient, isWebinarApiError } from "@org/webinar-client";
 
