@@ -89,8 +89,8 @@ export function createSigning(options: SigningOptions): Signing {
     async onRequest({ request }) {
       if (request.method !== "POST") throw new TypeError(`every operation of the Webinar Open API is a POST; refusing to sign a ${request.method}`);
       const path = pathToSign(request);
-      // The bytes that will be sent, read from a copy so the request keeps its own.
-      const body = new Uint8Array(await request.clone().arrayBuffer());
+      // The bytes that will be sent: read once here, signed, and handed to the request that goes out.
+      const body = new Uint8Array(await request.arrayBuffer());
       const bodyHash = await signer.hashBody(body);
       const timestamp = unixTimestamp(() => clock() + (skew?.correctionMs() ?? 0));
       const nonce = nonceSource();
