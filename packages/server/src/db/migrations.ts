@@ -318,6 +318,6 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
-    throw new Error(`database migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`database migration${failed === undefined ? "" : ` ${failed}`} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
