@@ -138,11 +138,22 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
       expect((await fixture.api.exchange(fixture.merchant.ticketCode, loginTicket)).status).toBe(200);
     });
 
-    it("an unknown ticket: 401 LOGIN_TICKET_INVALID; a malformed body: 400 REQUEST_INVALID", async () => {
-      expect((await fixture.api.exchange(fixture.merchant.ticketCode, "lt_unknown")).body.error.code).toBe("LOGIN_TICKET_INVALID");
-      const response = await fetch(`${fixture.api.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"ticketCode":1}' });
-      expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("REQUEST_INVALID");
+    it.each([
+      ["an unknown ticket of the issued shape", (code: string) => ({ ticketCode: code, loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["a malformed ticket", (code: string) => ({ ticketCode: code, loginTicket: "lt_unknown" }), 401, "LOGIN_TICKET_INVALID"],
+      ["a 300-character ticket", (code: string) => ({ ticketCode: code, loginTicket: "x".repeat(300) }), 401, "LOGIN_TICKET_INVALID"],
+      ["a ticket that is not a string", (code: string) => ({ ticketCode: code, loginTicket: 12 }), 401, "LOGIN_TICKET_INVALID"],
+      ["no ticket", (code: string) => ({ ticketCode: code }), 401, "LOGIN_TICKET_INVALID"],
+      ["a malformed ticketCode", () => ({ ticketCode: "no such/code", loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["a ticketCode that is not a string", () => ({ ticketCode: 1, loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["an unknown field", (code: string) => ({ ticketCode: code, loginTicket: `lt_${"A".repeat(43)}`, extra: true }), 400, "REQUEST_INVALID"],
+      ["a body that is not an object", () => ["lt_x"], 400, "REQUEST_INVALID"],
+      ["a body that is not JSON", () => "{ticketCode", 400, "REQUEST_INVALID"],
+    ])("exchange of %s: %i %s", async (_name, body, status, code) => {
+      const sent = body(fixture.merchant.ticketCode);
+      const response = await fetch(`${fixture.api.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof sent === "string" ? sent : JSON.stringify(sent) });
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
     });
 
     it("§4.4 rule 4 the ticket establishes identity only: it is exchanged even after the webinar was hidden", async () => {

@@ -26,7 +26,8 @@ export interface WatchSession {
   expiresAtMs: number;
 }
 
-function invalidTicket(): ServiceError {
+/** LOGIN_TICKET_INVALID: one answer for every ticket that cannot be exchanged, so a caller learns nothing. */
+export function invalidTicket(): ServiceError {
   return new ServiceError("LOGIN_TICKET_INVALID", "the login ticket is invalid, expired, already used or for another webinar");
 }
 

@@ -33,6 +33,9 @@ export interface IssueTicketInput {
   ticketCode: string;
 }
 
+/** Every login ticket starts with this prefix. */
+export const LOGIN_TICKET_PREFIX = "lt_";
+
 // One statement, one transaction: lock the viewer, supersede its unused ticket, insert (migration 0002).
 const issueTicket = statement<{ issued: boolean }>("select issue_login_ticket($1, $2, $3, $4, $5, $6) as issued");
 
@@ -97,7 +100,7 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
   if (knownOrigin !== undefined) {
     const issuedAt = deps.runtime.now();
     const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
-    const { token, hash } = newToken("lt_", deps.runtime);
+    const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
     const parameters = [input.merchantId, input.uid, hash, input.ticketCode, new Date(issuedAt), new Date(expiresAt)];
     let row: { status: string | null; issued: boolean | null } | undefined;
     if (claim === undefined || claim.consumed) {
@@ -137,7 +140,7 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
   // Seconds precision: `expiresAt` is authoritative (§3.1), so the stored expiry is exactly what the caller sees.
   const issuedAt = deps.runtime.now();
   const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
-  const { token, hash } = newToken("lt_", deps.runtime);
+  const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
   const issued = await dependencyStep("AUTH_DEPENDENCY_UNAVAILABLE", "ticket storage is temporarily unavailable", async () => {
     const [row] = await issueTicket(deps.db, [input.merchantId, input.uid, hash, webinar.id, new Date(issuedAt), new Date(expiresAt)]);
     return row?.issued === true;
