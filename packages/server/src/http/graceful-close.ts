@@ -4,7 +4,7 @@
  * client does not send another one there), closes idle keep-alive connections at once, and waits for the requests
  * in flight up to a grace period before cutting what is left.
  */
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 
 export interface GracefulClose {
   /** Requests whose answer is not yet written out. */
@@ -26,27 +26,28 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * process.on("SIGTERM", () => shutdown.close(10_000));
  */
 export function trackRequests(server: Server): GracefulClose {
-  let inFlight = 0;
+  const open = new Set<ServerResponse>();
   let closing = false;
   let drained: (() => void) | undefined;
   server.on("request", (_req, res) => {
-    inFlight += 1;
+    open.add(res);
     if (closing) res.setHeader("Connection", "close");
     res.once("close", () => {
-      inFlight -= 1;
-      if (inFlight === 0) drained?.();
+      open.delete(res);
+      if (open.size === 0) drained?.();
     });
   });
   return {
     get inFlight() {
-      return inFlight;
+      return open.size;
     },
     async close(graceMs) {
       closing = true;
+      for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
       if (!server.listening) return;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (inFlight > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), pause(graceMs)]);
+      if (open.size > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), pause(graceMs)]);
       // Keep-alive connections that became idle are closed now; any left after a moment are cut.
       server.closeIdleConnections();
       await Promise.race([closed, pause(IDLE_CLOSE_MS)]);
