@@ -132,10 +132,10 @@ describe("a server with the default limits", () => {
     const cases: [string, string, RequestInit, number][] = [
       ["health", "/healthz", {}, 200],
       ["unknown path", "/no/such/path", { method: "POST" }, 404],
-      ["Open API signed success", "/api/v1/open/viewers/upsert", { method: "POST", headers: signed.headers, body: upsertBody }, 200],
+      ["Open API signed success", "/api/v1/open/viewers/upsert", { method: "POST", headers: { ...signed.headers }, body: upsertBody }, 200],
       ["Open API validator rejection", "/api/v1/open/viewers/upsert", { method: "POST", headers: json, body: upsertBody }, 400],
       ["Open API wrong method", "/api/v1/open/viewers/upsert", { method: "GET" }, 405],
-      ["Open API replay", "/api/v1/open/viewers/upsert", { method: "POST", headers: signed.headers, body: upsertBody }, 409],
+      ["Open API replay", "/api/v1/open/viewers/upsert", { method: "POST", headers: { ...signed.headers }, body: upsertBody }, 409],
       ["CORS preflight", "/api/v1/open/viewers/upsert", { method: "OPTIONS", headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" } }, 403],
       ["admin success", "/admin/v1/merchants", { method: "POST", headers: admin, body: JSON.stringify({ name: "Headers" }) }, 201],
       ["admin without token", "/admin/v1/merchants", { method: "POST", headers: json, body: "{}" }, 401],

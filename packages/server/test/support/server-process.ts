@@ -73,12 +73,13 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       child.kill("SIGKILL");
       reject(new Error(`the server did not listen within ${timeoutMs} ms:\n${stdout.join("")}${stderr.join("")}`));
     }, timeoutMs);
+    // The start banner names the URL (the log line may be filtered out by WEBINAR_LOG_LEVEL).
     const look = () => {
-      const listening = records(stdout).find((record) => record.msg === "listening");
-      if (listening !== undefined) {
+      const listening = /listening on (http:\/\/\S+)/.exec(stdout.join(""));
+      if (listening !== null) {
         clearTimeout(timer);
         child.stdout!.off("data", look);
-        resolve(listening.url as string);
+        resolve(listening[1]!);
       }
     };
     child.stdout!.on("data", look);
