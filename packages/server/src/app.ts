@@ -264,8 +264,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         return jsonResponse(requestId, 200, { requestId, data }, headers);
       } catch (error) {
         if (error instanceof StaleCredentialError || error instanceof NonceReplayedError || error instanceof NonceStoreFailure) throw error;
-        // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation).
-        await claim.consumeSeparately();
+        // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation),
+        // except when the storage was unavailable: it holds the nonces too, so trying again would only double
+        // the wait, and the failed statement wrote neither the nonce nor the operation's change.
+        if (!(error instanceof ServiceError && error.status === 503)) await claim.consumeSeparately();
         const { response, code } = failure(c, requestId, error, headers);
         c.set("errorCode", code);
         return response;

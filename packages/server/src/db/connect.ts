@@ -69,6 +69,10 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
       application_name: "webinar-server",
     });
     pool.on("error", (error) => options.onPoolError?.(error));
+    // The pool listens for errors of idle connections only: a connection lost while a request holds it (the
+    // database crashed between two statements) emits its error on the client, which without a listener would
+    // take the whole process down. The request itself still sees the failure and answers its 503.
+    pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {
