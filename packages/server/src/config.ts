@@ -1,5 +1,5 @@
 /**
- * The server's configuration, read once from the environment (admin-contract.md "Start"). Every value is
+ * The server's configuration, read once from the environment (the start interface in README.md). Every value is
  * checked here so a typo fails the start with a message naming the variable, instead of a surprise later.
  * Defaults for the clock skew and the body limit come from the spec's `x-limits`, never from literals here.
  */
@@ -119,8 +119,8 @@ export function parseSecretKey(raw: string, name = "WEBINAR_SECRET_KEY"): Buffer
 }
 
 /**
- * Reads the configuration from environment variables (admin-contract.md plus the server's own knobs, listed in
- * README.md). `cwd` resolves the default data directory `./.data`.
+ * Reads the configuration from environment variables (every variable is listed in README.md). `cwd` resolves
+ * the default data directory `./.data`.
  *
  * @example
  * const config = loadConfig(process.env);

@@ -1,5 +1,5 @@
 /**
- * The watch page's ticket exchange (admin-contract.md, spec §3.1): a ticket becomes a watch session exactly once.
+ * The watch page's ticket exchange (`POST /w/api/session`, README.md): a ticket becomes a watch session exactly once.
  * One UPDATE consumes it only if it is unused, unexpired and was issued for this ticketCode; under concurrency
  * the row lock makes every other exchange re-check `state = 'UNUSED'` after the winner commits, so exactly one
  * succeeds. The session is created in the same transaction.

@@ -1,5 +1,5 @@
 /**
- * `POST /w/api/session` (admin-contract.md): the watch page trades the ticket from its URL fragment for a
+ * `POST /w/api/session` (README.md "HTTP surface"): the watch page trades the ticket from its URL fragment for a
  * session. Success: 200 `{requestId, uid, ticketCode, expiresAt}` and the session cookie (HttpOnly, SameSite=Lax,
  * Path=/w, Secure on https). Anything wrong with the ticket (unknown, consumed, expired, superseded, for another
  * webinar): 401 LOGIN_TICKET_INVALID, one answer for all so a caller learns nothing about other tickets.
