@@ -264,10 +264,12 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         return jsonResponse(requestId, 200, { requestId, data }, headers);
       } catch (error) {
         if (error instanceof StaleCredentialError || error instanceof NonceReplayedError || error instanceof NonceStoreFailure) throw error;
-        // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation),
-        // except when the storage was unavailable: it holds the nonces too, so trying again would only double
-        // the wait, and the failed statement wrote neither the nonce nor the operation's change.
-        if (!(error instanceof ServiceError && error.status === 503)) await claim.consumeSeparately();
+        // The statement that was to consume the nonce failed because the storage is unavailable: the nonce store
+        // is that same storage, so this is answered as its failure (as the verifier answers it), at once instead
+        // of after a second wait. The failed statement wrote neither the nonce nor the operation's change.
+        if (error instanceof ServiceError && error.status === 503 && !claim.consumed) throw new NonceStoreFailure((error as { cause?: unknown }).cause ?? error);
+        // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation).
+        await claim.consumeSeparately();
         const { response, code } = failure(c, requestId, error, headers);
         c.set("errorCode", code);
         return response;
