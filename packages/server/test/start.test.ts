@@ -96,9 +96,13 @@ describe("a start that fails says what to change in one line, exit code 1", () =
     expect(line).not.toContain("s3cret");
   });
 
-  it("data directory not writable -> WEBINAR_DATA_DIR", async () => {
+  it("a data directory below a file -> WEBINAR_DATA_DIR", async () => {
     const dataDir = path.join(scratch, "a-file", "data");
     await expectOneLineFailure({ WEBINAR_DATA_DIR: dataDir }, new RegExp(`cannot use the data directory ${dataDir}: a part of the path is not a directory; set WEBINAR_DATA_DIR`));
+  });
+
+  it("data directory where nobody may create one (sysfs) -> WEBINAR_DATA_DIR", async () => {
+    await expectOneLineFailure({ WEBINAR_DATA_DIR: "/sys/webinar-data" }, /cannot use the data directory \/sys\/webinar-data: (permission denied|operation not permitted|the file system is read-only); set WEBINAR_DATA_DIR/);
   });
 
   it("a bad WEBINAR_SECRET_KEY -> WEBINAR_SECRET_KEY", async () => {
