@@ -10,13 +10,15 @@ export default class SummaryReporter implements Reporter {
     let passed = 0;
     let failed = 0;
     for (const testModule of testModules) {
-      // A file that failed to load has no test cases but must still fail the run.
-      if (testModule.state() === "failed" && [...testModule.children.allTests()].length === 0) failed += 1;
+      let failedInModule = 0;
       for (const testCase of testModule.children.allTests()) {
         const state = testCase.result().state;
         if (state === "passed") passed += 1;
-        else if (state === "failed") failed += 1;
+        else if (state === "failed") failedInModule += 1;
       }
+      // A file that failed to load, or whose beforeAll/afterAll failed (its tests then count as skipped), must
+      // still fail the run.
+      failed += testModule.state() === "failed" ? Math.max(failedInModule, 1) : failedInModule;
     }
     failed += unhandledErrors.length;
     // Written at exit so it follows vitest's own summary, whatever order reporters run in.

@@ -23,13 +23,16 @@ import { NonceReplayedError, NonceStoreFailure } from "./auth/nonce-claim";
 import { authorizeAdmin } from "./admin/authorize";
 import { adminRoutes, createAdminRunner } from "./admin/routes";
 import { errorEnvelope, ServiceError } from "./errors";
-import { errorResponse, jsonResponse, newRequestId } from "./http/respond";
+import { CLIENT_CLOSED_REQUEST, clientWentAway } from "./http/client-gone";
+import { parseJsonObjectBody } from "./http/json-object-body";
+import { errorResponse, jsonResponse, newRequestId, type ErrorOutcome } from "./http/respond";
 import { readBodyText } from "./http/read-body";
+import { securityHeaders } from "./http/security-headers";
 import { runOperation } from "./open-api/operations";
 import type { AppServices } from "./services";
 import { watchPage } from "./watch/page";
 import { exchangeForSession, parseExchangeBody } from "./watch/session-exchange";
-import { ANON_COOKIE, heartbeatPlayback, parsePlaybackBody, resolveViewer, startPlayback } from "./watch/playback";
+import { ANON_COOKIE, heartbeatPlayback, resolveViewer, startPlayback } from "./watch/playback";
 import { dependencyStep } from "./dependency";
 
 /** Hono environment of the app: node-server bindings (absent under `app.request` in tests) and per-request facts. */
@@ -39,7 +42,7 @@ export type AppEnv = {
 };
 
 /** The validator's headers of its error answers (its ERROR_RESPONSE_HEADERS), for the answers built here. */
-const VALIDATOR_ERROR_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+const VALIDATOR_ERROR_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json; charset=utf-8" });
 
 /** Bodies of the admin API and the exchange are small JSON documents. */
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -80,8 +83,22 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     );
   });
 
+  app.use("*", securityHeaders);
+
+  /**
+   * The answer to a thrown error (http/respond.ts), except when the client went away mid-request: nobody is left
+   * to answer, and that is no server failure, so it is logged at info, not as a 500.
+   */
+  const failure = (c: Context<AppEnv>, requestId: string, error: unknown, headers?: Record<string, string>): ErrorOutcome => {
+    if (clientWentAway(c.env?.incoming)) {
+      logger.info({ requestId, path: loggedPath(c) }, "the client closed the connection before its request was complete");
+      return { response: new Response(null, { status: CLIENT_CLOSED_REQUEST }), code: "CLIENT_CLOSED_REQUEST" };
+    }
+    return errorResponse(requestId, error, logger, headers);
+  };
+
   app.onError((error, c) => {
-    const { response, code } = errorResponse(c.get("requestId"), error, logger);
+    const { response, code } = failure(c, c.get("requestId"), error);
     c.set("errorCode", code);
     return response;
   });
@@ -142,7 +159,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
       if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
         throw new ServiceError("REQUEST_INVALID", "Content-Type must be application/json");
       }
-      const body = parsePlaybackBody(await readBodyText(c.req.raw, SMALL_BODY_BYTES), playbackKeys[action]);
+      const body = parseJsonObjectBody(await readBodyText(c.req.raw, SMALL_BODY_BYTES), playbackKeys[action]);
       const { viewer, newAnonymousId } = await dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
         resolveViewer(playbackDeps, c.req.header("cookie"), body.ticketCode, action === "start"),
       );
@@ -190,7 +207,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
       }
     } catch (error) {
       const requestId = c.get("requestId");
-      return errorResponse(requestId, error, logger).response;
+      return failure(c, requestId, error).response;
     }
     if (result.ok) return result;
     const response = rejectionResponse(result);
@@ -221,7 +238,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         deferral.options,
       );
     } catch (error) {
-      return errorResponse(c.get("requestId"), error, logger).response;
+      return failure(c, c.get("requestId"), error).response;
     }
     if (!signed.ok) {
       const response = rejectionResponse(signed);
@@ -247,9 +264,13 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         return jsonResponse(requestId, 200, { requestId, data }, headers);
       } catch (error) {
         if (error instanceof StaleCredentialError || error instanceof NonceReplayedError || error instanceof NonceStoreFailure) throw error;
+        // The statement that was to consume the nonce failed because the storage is unavailable: the nonce store
+        // is that same storage, so this is answered as its failure (as the verifier answers it), at once instead
+        // of after a second wait. The failed statement wrote neither the nonce nor the operation's change.
+        if (error instanceof ServiceError && error.status === 503 && !claim.consumed) throw new NonceStoreFailure((error as { cause?: unknown }).cause ?? error);
         // A verified request consumes its nonce whatever its outcome (as the verifier did before the operation).
         await claim.consumeSeparately();
-        const { response, code } = errorResponse(requestId, error, logger, headers);
+        const { response, code } = failure(c, requestId, error, headers);
         c.set("errorCode", code);
         return response;
       }
@@ -287,7 +308,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
       const data = await runOperation(verified, services);
       return jsonResponse(verified.requestId, 200, { requestId: verified.requestId, data }, verified.headers);
     } catch (error) {
-      const { response, code } = errorResponse(verified.requestId, error, logger, verified.headers);
+      const { response, code } = failure(c, verified.requestId, error, verified.headers);
       c.set("errorCode", code);
       return response;
     }

@@ -64,4 +64,33 @@ describe("loadConfig (admin-contract.md Start)", () => {
   ])("a bad %s fails the start naming the variable", (name, value) => {
     expect(() => loadConfig({ [name]: value, WEBINAR_SECRET_KEY: name === "WEBINAR_SECRET_KEY" ? value : "ab".repeat(32) })).toThrow(new RegExp(name));
   });
+
+  it("connection and database limits: documented defaults, each read from its variable", () => {
+    expect(loadConfig({}, "/srv/app")).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      maxHeaderBytes: 16_384,
+      maxConnections: 1000,
+      dbConnectTimeoutMs: 2000,
+      dbStatementTimeoutMs: 1500,
+    });
+    expect(
+      loadConfig({
+        WEBINAR_HEADERS_TIMEOUT_MS: "2000",
+        WEBINAR_REQUEST_TIMEOUT_MS: "4000",
+        WEBINAR_KEEP_ALIVE_TIMEOUT_MS: "100",
+        WEBINAR_MAX_HEADER_BYTES: "4096",
+        WEBINAR_MAX_CONNECTIONS: "5",
+      }),
+    ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 100, maxHeaderBytes: 4096, maxConnections: 5 });
+  });
+
+  it.each([
+    [{ WEBINAR_HEADERS_TIMEOUT_MS: "5000", WEBINAR_REQUEST_TIMEOUT_MS: "4000" }, /WEBINAR_HEADERS_TIMEOUT_MS \(5000\) must not exceed WEBINAR_REQUEST_TIMEOUT_MS \(4000\)/],
+    [{ WEBINAR_MAX_HEADER_BYTES: "10" }, /WEBINAR_MAX_HEADER_BYTES must be between 1024 and/],
+    [{ DATABASE_URL: "postgres://user:s3cret@host:port/db", WEBINAR_SECRET_KEY: "ab".repeat(32) }, /^DATABASE_URL is not a valid URL; the form is postgres:\/\/user:password@host:port\/database \(percent-encode special characters\)$/],
+  ])("refuses %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
 });

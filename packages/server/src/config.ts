@@ -1,5 +1,5 @@
 /**
- * The server's configuration, read once from the environment (admin-contract.md "Start"). Every value is
+ * The server's configuration, read once from the environment (the start interface in README.md). Every value is
  * checked here so a typo fails the start with a message naming the variable, instead of a surprise later.
  * Defaults for the clock skew and the body limit come from the spec's `x-limits`, never from literals here.
  */
@@ -37,13 +37,27 @@ export interface ServerConfig {
   uidMax: number;
   /** Lifetime of the watch-page session cookie set by the ticket exchange. */
   sessionTtlSeconds: number;
-  /** Database connect and statement time limits: an unavailable database gives a 503 fast, never a hang. */
+  /**
+   * Database time limits: connecting or waiting for a pooled connection, and each statement (server-side
+   * `statement_timeout`, and a client-side limit a little above it for a database that stops answering). An
+   * unavailable database gives a 503 within them, never a hang.
+   */
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
   dbPoolMax: number;
   /** Create and print the demo merchant on the first start with an empty database. */
   seedDemo: boolean;
   logLevel: string;
+  /** Time limit for a client to send the request headers (slow clients hold no connection longer). */
+  headersTimeoutMs: number;
+  /** Time limit for a client to send a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
+  /** Largest request header block accepted (larger: 431). */
+  maxHeaderBytes: number;
+  /** Most connections open at once; more are closed as they arrive. */
+  maxConnections: number;
   /** How long SIGTERM waits for in-flight requests before closing anyway. */
   shutdownGraceMs: number;
   /** Grace between the end (cancel, failure) of a live and the background finalization of its data. */
@@ -105,8 +119,8 @@ export function parseSecretKey(raw: string, name = "WEBINAR_SECRET_KEY"): Buffer
 }
 
 /**
- * Reads the configuration from environment variables (admin-contract.md plus the server's own knobs, listed in
- * README.md). `cwd` resolves the default data directory `./.data`.
+ * Reads the configuration from environment variables (every variable is listed in README.md). `cwd` resolves
+ * the default data directory `./.data`.
  *
  * @example
  * const config = loadConfig(process.env);
@@ -115,6 +129,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
   const databaseUrl = text(env, "DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  // The value is never repeated in the message: it may carry a password.
+  if (databaseUrl !== undefined && !URL.canParse(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL is not a valid URL; the form is postgres://user:password@host:port/database (percent-encode special characters)");
   }
   const dataDirRaw = text(env, "WEBINAR_DATA_DIR");
   const storage: StorageConfig =
@@ -151,6 +169,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     throw new ConfigError("WEBINAR_ADMIN_TOKEN must be at least 8 characters");
   }
 
+  const headersTimeoutMs = integer(env, "WEBINAR_HEADERS_TIMEOUT_MS", 10_000, 1000, 600_000);
+  const requestTimeoutMs = integer(env, "WEBINAR_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`WEBINAR_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed WEBINAR_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: text(env, "HOST") ?? "127.0.0.1",
@@ -169,10 +193,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     uidMax,
     sessionTtlSeconds: integer(env, "WEBINAR_SESSION_TTL_SECONDS", 12 * 3600, 60, 30 * 86_400),
     dbConnectTimeoutMs: integer(env, "WEBINAR_DB_CONNECT_TIMEOUT_MS", 2000, 100, 60_000),
-    dbStatementTimeoutMs: integer(env, "WEBINAR_DB_STATEMENT_TIMEOUT_MS", 5000, 100, 600_000),
+    dbStatementTimeoutMs: integer(env, "WEBINAR_DB_STATEMENT_TIMEOUT_MS", 1500, 100, 600_000),
     dbPoolMax: integer(env, "WEBINAR_DB_POOL_MAX", 10, 1, 1000),
     seedDemo: boolean(env, "WEBINAR_SEED_DEMO", true),
     logLevel: text(env, "WEBINAR_LOG_LEVEL") ?? "info",
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, "WEBINAR_KEEP_ALIVE_TIMEOUT_MS", 5000, 1, 600_000),
+    maxHeaderBytes: integer(env, "WEBINAR_MAX_HEADER_BYTES", 16_384, 1024, 1_048_576),
+    maxConnections: integer(env, "WEBINAR_MAX_CONNECTIONS", 1000, 1, 1_000_000),
     shutdownGraceMs: integer(env, "WEBINAR_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     finalizeGraceSeconds: integer(env, "WEBINAR_FINALIZE_GRACE_SECONDS", 120, 0, 7 * 86_400),
     finalizePollMs: integer(env, "WEBINAR_FINALIZE_POLL_MS", 5000, 10, 3_600_000),

@@ -14,6 +14,9 @@
 export { ConfigError, loadConfig } from "./config";
 export type { ServerConfig, StorageConfig } from "./config";
 export { createServer, startServer } from "./server";
+export { describeStartError, StartStepError } from "./start-error";
+export type { StartStage } from "./start-error";
+export { DataDirLockedError } from "./data-dir-lock";
 export type { ServerOptions, WebinarServer } from "./server";
 export { createApp } from "./app";
 export type { AppEnv } from "./app";

@@ -3,21 +3,31 @@
  * `node dist/main.js` (the root `pnpm start`): reads the environment, starts the server in the foreground and
  * shuts down gracefully on SIGTERM or SIGINT (stop accepting, finish requests in flight, close the database).
  */
-import { ConfigError, loadConfig } from "./config";
+import { loadConfig, type ServerConfig } from "./config";
 import { startServer } from "./server";
+import { describeStartError } from "./start-error";
 
 const USAGE = `Usage: webinar-server [--help]
 
 Runs the Webinar Open API reference server in the foreground, configured by the environment:
   PORT (8080), HOST (127.0.0.1)           where to listen
-  WEBINAR_DATA_DIR (./.data | memory:)    embedded database (PGlite) directory
+  WEBINAR_DATA_DIR (./.data | memory:)    embedded database (PGlite) directory, locked for one server
   DATABASE_URL                            PostgreSQL instead of the embedded database (needs WEBINAR_SECRET_KEY)
   WEBINAR_SECRET_KEY                      key that encrypts API-key secrets at rest (hex, 32 bytes)
   WEBINAR_ADMIN_TOKEN                     bearer token of the admin API (disabled when unset)
   WEBINAR_TICKET_TTL_SECONDS (60)         login ticket validity
+  WEBINAR_HEADERS_TIMEOUT_MS (10000)      time limit for a client to send the request headers
+  WEBINAR_REQUEST_TIMEOUT_MS (30000)      time limit for a client to send a whole request
+  WEBINAR_KEEP_ALIVE_TIMEOUT_MS (5000)    how long an idle keep-alive connection stays open
+  WEBINAR_MAX_HEADER_BYTES (16384)        largest request header block (larger: 431)
+  WEBINAR_MAX_CONNECTIONS (1000)          most connections open at once
+  WEBINAR_DB_CONNECT_TIMEOUT_MS (2000)    time limit to connect to PostgreSQL or wait for a pooled connection
+  WEBINAR_DB_STATEMENT_TIMEOUT_MS (1500)  time limit of one statement (the client gives up 500 ms later)
+  WEBINAR_SHUTDOWN_GRACE_MS (10000)       how long SIGTERM waits for requests in flight
   WEBINAR_CLOCK_SKEW_SECONDS, WEBINAR_MAX_BODY_BYTES, WEBINAR_PUBLIC_WATCH_ORIGIN, WEBINAR_ALLOWED_ORIGINS,
   REDIS_URL, WEBINAR_MODERATION_URL       see the package README for these and the rest
 On a first start with an empty database it creates a demo merchant and prints its credentials once.
+A start that fails prints one line saying what failed and which setting to change, and exits with code 1.
 `;
 
 async function main(): Promise<void> {
@@ -25,30 +35,29 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const config = loadConfig(process.env);
-  const server = await startServer(config);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.services.logger.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        server.services.logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  let config: ServerConfig | undefined;
+  try {
+    config = loadConfig(process.env);
+    const server = await startServer(config);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      server.services.logger.info({ signal }, "shutting down");
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          server.services.logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+  } catch (error) {
+    process.stderr.write(`webinar-server: ${describeStartError(error, config)}\n`);
+    process.exit(1);
+  }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`webinar-server: configuration error: ${error.message}\n`);
-  } else {
-    process.stderr.write(`webinar-server: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  }
-  process.exit(1);
-});
+void main();

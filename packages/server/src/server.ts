@@ -19,11 +19,15 @@ import { createRedisNonceStore } from "./auth/nonce-store-redis";
 import { createSecretBox, type SecretBox } from "./auth/secret-box";
 import { resolveSecretKey } from "./auth/secret-key";
 import { ConfigError, type ServerConfig } from "./config";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock";
 import { connectDatabase, type DatabaseHandle } from "./db/connect";
+import { trackRequests } from "./http/graceful-close";
 import { newRequestId } from "./http/respond";
+import { applyConnectionLimits, httpServerOptions } from "./http/server-options";
 import { createLogger, type Logger } from "./log";
 import { systemRuntime, type Runtime } from "./runtime";
 import { demoBanner, seedDemo, type DemoSeed } from "./seed/demo";
+import { startStep } from "./start-error";
 import type { AppServices } from "./services";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
@@ -99,16 +103,30 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const runtime = options.runtime ?? systemRuntime;
   const logger = options.logger ?? createLogger(config.logLevel, options.logDestination);
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? (await connectDatabase(config.storage, {
-    connectTimeoutMs: config.dbConnectTimeoutMs,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-    poolMax: config.dbPoolMax,
-    ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
-    onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
-  }));
+  const { storage } = config;
+  // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
+  const lock: DataDirLock | undefined =
+    ownsDatabase && storage.kind === "pglite" && storage.dataDir !== "memory:" ? await startStep("data directory", () => lockDataDir(storage.dataDir)) : undefined;
+  let database: DatabaseHandle;
+  try {
+    database =
+      options.database ??
+      (await startStep("database", () =>
+        connectDatabase(storage, {
+          connectTimeoutMs: config.dbConnectTimeoutMs,
+          statementTimeoutMs: config.dbStatementTimeoutMs,
+          poolMax: config.dbPoolMax,
+          ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
+          onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
+        }),
+      ));
+  } catch (error) {
+    await lock?.release().catch(() => undefined);
+    throw error;
+  }
   let nonceStore: ConsumingNonceStore | undefined;
   try {
-    const box = createSecretBox(await resolveSecretKey(config.secretKey, config.storage, runtime), runtime);
+    const box = createSecretBox(await startStep("data directory", () => resolveSecretKey(config.secretKey, storage, runtime)), runtime);
     await checkSecretKey(database, box);
     const { db } = database;
     const apiKeys = createApiKeyStore(db, box, runtime);
@@ -181,18 +199,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     const demo: DemoSeed = config.seedDemo ? await seedDemo(db, apiKeys, runtime) : { kind: "none" };
 
     const app = createApp(services);
-    const httpServer = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
-    httpServer.keepAliveTimeout = 5_000;
-    // Requests in flight, counted until their response is written out (or the client went away), for shutdown.
-    let active = 0;
-    let drained: (() => void) | undefined;
-    httpServer.on("request", (_req, res) => {
-      active += 1;
-      res.once("close", () => {
-        active -= 1;
-        if (active === 0) drained?.();
-      });
-    });
+    const httpServer = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: httpServerOptions(config) }) as Server;
+    applyConnectionLimits(httpServer, config);
+    const requests = trackRequests(httpServer);
 
     const prune = setInterval(() => {
       const now = new Date(runtime.now());
@@ -218,13 +227,15 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
         return url;
       },
       async listen() {
-        await new Promise<void>((resolve, reject) => {
-          httpServer.once("error", reject);
-          httpServer.listen(config.port, config.host, () => {
-            httpServer.off("error", reject);
-            resolve();
-          });
-        });
+        await startStep("listen", () =>
+          new Promise<void>((resolve, reject) => {
+            httpServer.once("error", reject);
+            httpServer.listen(config.port, config.host, () => {
+              httpServer.off("error", reject);
+              resolve();
+            });
+          }),
+        );
         listeningPort = (httpServer.address() as AddressInfo).port;
         const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host;
         url = `http://${host}:${listeningPort}`;
@@ -235,20 +246,11 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
         closing ??= (async () => {
           clearInterval(prune);
           await finalizer.stop();
-          if (httpServer.listening) {
-            const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-            const timeout = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-            httpServer.closeIdleConnections();
-            logger.info({ inFlight: active }, "closing: no new connections, waiting for requests in flight");
-            if (active > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), timeout(config.shutdownGraceMs)]);
-            // Keep-alive connections that became idle are closed now; any left after a moment are cut.
-            httpServer.closeIdleConnections();
-            await Promise.race([closed, timeout(1000)]);
-            httpServer.closeAllConnections();
-            await closed;
-          }
+          if (httpServer.listening) logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
+          await requests.close(config.shutdownGraceMs);
           await consumeNonce.close?.();
           if (ownsDatabase) await database.close();
+          await lock?.release();
           logger.info("closed");
           // The log is written asynchronously: make sure the last lines are out before the process may exit.
           await new Promise<void>((resolve) => logger.flush(() => resolve()));
@@ -260,6 +262,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   } catch (error) {
     await nonceStore?.close?.().catch(() => undefined);
     if (ownsDatabase) await database.close().catch(() => undefined);
+    await lock?.release().catch(() => undefined);
     throw error;
   }
 }

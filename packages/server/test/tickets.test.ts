@@ -1,5 +1,5 @@
 /**
- * Issue one-time login ticket (spec §3.1, §4.4) and the watch page's exchange (admin-contract.md), end to end,
+ * Issue one-time login ticket (issueLoginTicket) and the watch page's exchange (`POST /w/api/session`), end to end,
  * on PGlite and on PostgreSQL: URL shape, storage of hashes only, ownership and publication rules, the
  * lifecycle (consumed, expired, superseded, wrong webinar), the 503 codes of the separate lookups, concurrency.
  */
@@ -13,14 +13,14 @@ import { apiError, startTestServer, type Merchant,  } from "./support/harness";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
+describe.each(DATABASE_KINDS)("login tickets (issueLoginTicket) on %s", (kind) => {
   const fixture = useServerPerFile(kind, "tickets");
   let counter = 0;
   const newViewer = async (who: Merchant = fixture.merchant) => (await who.client.upsertViewer({ externalUserId: `ticket-viewer-${++counter}` })).viewer;
   const newWebinar = async (status = "PUBLISHED", who: Merchant = fixture.merchant) =>
     (await fixture.api.admin("POST", `/admin/v1/merchants/${who.merchantId}/webinars`, { status })).body.ticketCode as string;
 
-  it("§4.4 issues a ticket of >= 32 random bytes with loginUrl <origin>/w/<ticketCode>#login_ticket=<ticket> and expiresAt = now + TTL", async () => {
+  it("issueLoginTicket: issues a ticket of >= 32 random bytes with loginUrl <origin>/w/<ticketCode>#login_ticket=<ticket> and expiresAt = now + TTL", async () => {
     const viewer = await newViewer();
     const before = Date.now();
     const ticket = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: fixture.merchant.ticketCode });
@@ -34,7 +34,7 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
     expect(expires).toBeLessThanOrEqual(Date.now() + 60_000);
   });
 
-  it("§3.1 only the ticket's SHA-256 is stored", async () => {
+  it("issueLoginTicket: only the ticket's SHA-256 is stored", async () => {
     const viewer = await newViewer();
     const { loginTicket } = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: fixture.merchant.ticketCode });
     const rows = await fixture.database.handle.db.selectFrom("login_tickets").selectAll().where("uid", "=", viewer.uid).where("merchant_id", "=", fixture.merchant.merchantId).execute();
@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
     expect(JSON.stringify(rows)).not.toContain(loginTicket.slice(3));
   });
 
-  it("§2.2 loginUrl honours the merchant's custom watch domain", async () => {
+  it("LoginTicket.loginUrl honours the merchant's custom watch domain", async () => {
     const custom = await fixture.api.newMerchant({ watchOrigin: "https://watch.example.com" });
     const viewer = await newViewer(custom);
     const { loginUrl } = await custom.client.issueLoginTicket({ uid: viewer.uid, ticketCode: custom.ticketCode });
@@ -61,29 +61,29 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
     }
   });
 
-  describe("ownership and state (§4.4 rule 1)", () => {
-    it("§7.2 a uid without viewer: 404 VIEWER_NOT_FOUND", async () => {
+  describe("ownership and state (issueLoginTicket: viewer and published webinar of the merchant)", () => {
+    it("issueLoginTicket: a uid without viewer: 404 VIEWER_NOT_FOUND", async () => {
       expect(await apiError(fixture.merchant.client.issueLoginTicket({ uid: 10_000, ticketCode: fixture.merchant.ticketCode }))).toMatchObject({ status: 404, code: "VIEWER_NOT_FOUND" });
     });
 
-    it("§7.2 another merchant's viewer: 404 VIEWER_NOT_FOUND", async () => {
+    it("issueLoginTicket: another merchant's viewer: 404 VIEWER_NOT_FOUND", async () => {
       const other = await fixture.api.newMerchant();
       const theirs = await newViewer(other);
       expect(await apiError(fixture.merchant.client.issueLoginTicket({ uid: theirs.uid, ticketCode: fixture.merchant.ticketCode }))).toMatchObject({ code: "VIEWER_NOT_FOUND" });
     });
 
-    it("§7.2 an unknown ticketCode: 404 WEBINAR_NOT_FOUND", async () => {
+    it("issueLoginTicket: an unknown ticketCode: 404 WEBINAR_NOT_FOUND", async () => {
       const viewer = await newViewer();
       expect(await apiError(fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: "no-such-webinar" }))).toMatchObject({ status: 404, code: "WEBINAR_NOT_FOUND" });
     });
 
-    it("§1.4 another merchant's webinar: 404 WEBINAR_NOT_FOUND", async () => {
+    it("issueLoginTicket: another merchant's webinar: 404 WEBINAR_NOT_FOUND", async () => {
       const other = await fixture.api.newMerchant();
       const viewer = await newViewer();
       expect(await apiError(fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: other.ticketCode }))).toMatchObject({ code: "WEBINAR_NOT_FOUND" });
     });
 
-    it.each(["DRAFT", "HIDDEN", "SUSPENDED"])("§3.3 a %s webinar: 404 WEBINAR_NOT_FOUND", async (status) => {
+    it.each(["DRAFT", "HIDDEN", "SUSPENDED"])("issueLoginTicket: a %s webinar: 404 WEBINAR_NOT_FOUND", async (status) => {
       const code = await newWebinar(status);
       const viewer = await newViewer();
       expect(await apiError(fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: code }))).toMatchObject({ code: "WEBINAR_NOT_FOUND" });
@@ -96,13 +96,13 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
       ["uid above the range", { uid: 10_000_000 }],
       ["a ticketCode with other characters", { ticketCode: "wbn/1" }],
       ["a missing ticketCode", { ticketCode: undefined }],
-    ])("§4.4 %s: 400 REQUEST_INVALID", async (_label, patch) => {
+    ])("issueLoginTicket: %s: 400 REQUEST_INVALID", async (_label, patch) => {
       const body = { uid: 10_001, ticketCode: fixture.merchant.ticketCode, ...patch } as never;
       expect(await apiError(fixture.merchant.client.issueLoginTicket(body))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
     });
   });
 
-  describe("lifecycle (§3.1) through the exchange", () => {
+  describe("ticket lifecycle through the exchange", () => {
     it("a valid ticket is exchanged once: 200 with uid and an HttpOnly SameSite session cookie, then 401", async () => {
       const viewer = await newViewer();
       const { loginTicket } = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: fixture.merchant.ticketCode });
@@ -121,7 +121,7 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
       expect(second.headers.get("set-cookie")).toBeNull();
     });
 
-    it("§3.1 issuing again supersedes the unused ticket, even one for another webinar", async () => {
+    it("issuing again supersedes the unused ticket, even one for another webinar", async () => {
       const viewer = await newViewer();
       const otherWebinar = await newWebinar();
       const first = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: fixture.merchant.ticketCode });
@@ -138,14 +138,25 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
       expect((await fixture.api.exchange(fixture.merchant.ticketCode, loginTicket)).status).toBe(200);
     });
 
-    it("an unknown ticket: 401 LOGIN_TICKET_INVALID; a malformed body: 400 REQUEST_INVALID", async () => {
-      expect((await fixture.api.exchange(fixture.merchant.ticketCode, "lt_unknown")).body.error.code).toBe("LOGIN_TICKET_INVALID");
-      const response = await fetch(`${fixture.api.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"ticketCode":1}' });
-      expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("REQUEST_INVALID");
+    it.each([
+      ["an unknown ticket of the issued shape", (code: string) => ({ ticketCode: code, loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["a malformed ticket", (code: string) => ({ ticketCode: code, loginTicket: "lt_unknown" }), 401, "LOGIN_TICKET_INVALID"],
+      ["a 300-character ticket", (code: string) => ({ ticketCode: code, loginTicket: "x".repeat(300) }), 401, "LOGIN_TICKET_INVALID"],
+      ["a ticket that is not a string", (code: string) => ({ ticketCode: code, loginTicket: 12 }), 401, "LOGIN_TICKET_INVALID"],
+      ["no ticket", (code: string) => ({ ticketCode: code }), 401, "LOGIN_TICKET_INVALID"],
+      ["a malformed ticketCode", () => ({ ticketCode: "no such/code", loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["a ticketCode that is not a string", () => ({ ticketCode: 1, loginTicket: `lt_${"A".repeat(43)}` }), 401, "LOGIN_TICKET_INVALID"],
+      ["an unknown field", (code: string) => ({ ticketCode: code, loginTicket: `lt_${"A".repeat(43)}`, extra: true }), 400, "REQUEST_INVALID"],
+      ["a body that is not an object", () => ["lt_x"], 400, "REQUEST_INVALID"],
+      ["a body that is not JSON", () => "{ticketCode", 400, "REQUEST_INVALID"],
+    ])("exchange of %s: %i %s", async (_name, body, status, code) => {
+      const sent = body(fixture.merchant.ticketCode);
+      const response = await fetch(`${fixture.api.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof sent === "string" ? sent : JSON.stringify(sent) });
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
     });
 
-    it("§4.4 rule 4 the ticket establishes identity only: it is exchanged even after the webinar was hidden", async () => {
+    it("the ticket establishes identity only: it is exchanged even after the webinar was hidden", async () => {
       const code = await newWebinar();
       const viewer = await newViewer();
       const { loginTicket } = await fixture.merchant.client.issueLoginTicket({ uid: viewer.uid, ticketCode: code });
@@ -153,7 +164,7 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
       expect((await fixture.api.exchange(code, loginTicket)).status).toBe(200);
     });
 
-    it("§3.1 an expired ticket: 401 (clock injected and moved past expiresAt)", async () => {
+    it("an expired ticket: 401 (clock injected and moved past expiresAt)", async () => {
       let offset = 0;
       const runtime: Runtime = { ...systemRuntime, now: () => Date.now() + offset };
       const clocked = await startTestServer(fixture.database, { WEBINAR_TICKET_TTL_SECONDS: "30" }, { runtime });
@@ -175,11 +186,11 @@ describe.each(DATABASE_KINDS)("login tickets (§4.4) on %s", (kind) => {
     });
   });
 
-  describe("503 codes of the separate lookups (§4.4 rule 5)", () => {
+  describe("issueLoginTicket: 503 codes of the separate lookups", () => {
     it.each([
       ["webinar metadata", "PUBLIC_METADATA_UNAVAILABLE", { webinarMetadata: { find: () => Promise.reject(new DependencyUnavailableError("metadata service down")) } }],
       ["watch domain", "VIEWER_DOMAIN_UNAVAILABLE", { watchDomains: { originFor: () => Promise.reject(new DependencyUnavailableError("domain mapping down")) } }],
-    ])("§7.2 the %s lookup fails: 503 %s, no ticket stored", async (_label, code, options) => {
+    ])("issueLoginTicket: the %s lookup fails: 503 %s, no ticket stored", async (_label, code, options) => {
       const failing = await startTestServer(fixture.database, {}, options);
       try {
         const viewer = await newViewer();

@@ -16,6 +16,7 @@ import type { AdminContext } from "./context";
 import { applyLiveAction, finalizeLiveData } from "./live";
 import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
 import { importPlaybackSession, type ImportPlaybackSessionInput } from "./playback";
+import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import { createWebinar, setWebinarStatus, type CreateWebinarInput } from "./webinars";
 
 // Bodies reach the handlers only after checkBody accepted them against the operation's schema.
@@ -37,8 +38,6 @@ const handlers: Record<AdminOperationId, Handler> = {
   importPlaybackSession: async (ctx, params, body: ImportPlaybackSessionInput) => created(await importPlaybackSession(ctx, params.ticketCode!, body)),
   replaceBlockedTerms: async (ctx, _params, body: { terms: string[] }) => ok(await replaceBlockedTerms(ctx, body.terms)),
 };
-
-const TICKET_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
 function invalid(errors: { pointer: string; rule: string; message: string }[], message = "request body is invalid"): ServiceError {
   return new ServiceError("REQUEST_INVALID", message, { errors });
@@ -67,7 +66,7 @@ export function createAdminRunner(services: AppServices): AdminRunner {
   const ctx: AdminContext = { db: services.db, runtime: services.runtime, apiKeys: services.apiKeys, finalizeGraceSeconds: services.config.finalizeGraceSeconds };
   return async (operationId, params, text, contentType, authorization) => {
     authorizeAdmin(authorization, services.config.adminToken);
-    if (params.ticketCode !== undefined && !TICKET_CODE.test(params.ticketCode)) {
+    if (params.ticketCode !== undefined && !TICKET_CODE_SHAPE.test(params.ticketCode)) {
       throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
     }
     const body = parseBody(text, contentType);

@@ -32,6 +32,12 @@ export interface ConnectOptions {
   onPoolError?: (error: Error) => void;
 }
 
+/**
+ * The client-side query limit is this much above the server-side `statement_timeout`: the server's own cancel
+ * normally answers first, and a database that stops answering altogether still fails the query soon after.
+ */
+const CLIENT_QUERY_MARGIN_MS = 500;
+
 async function openPglite(dataDir: string, options: ConnectOptions): Promise<PGlite> {
   const pgliteOptions = options.pgliteSnapshot === undefined ? {} : { loadDataDir: options.pgliteSnapshot };
   if (dataDir === "memory:") return PGlite.create(pgliteOptions);
@@ -57,12 +63,16 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
       statement_timeout: options.statementTimeoutMs,
       idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
       // Client-side limit too: a database that stops answering without closing the socket still fails fast.
-      query_timeout: options.statementTimeoutMs + 1000,
+      query_timeout: options.statementTimeoutMs + CLIENT_QUERY_MARGIN_MS,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       application_name: "webinar-server",
     });
     pool.on("error", (error) => options.onPoolError?.(error));
+    // The pool listens for errors of idle connections only: a connection lost while a request holds it (the
+    // database crashed between two statements) emits its error on the client, which without a listener would
+    // take the whole process down. The request itself still sees the failure and answers its 503.
+    pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {

@@ -3,7 +3,7 @@
  * Migrator (which holds an advisory lock on PostgreSQL, so processes starting together migrate once).
  * A released migration is never edited; a change is a new entry.
  *
- * Every invariant the spec states is also a constraint here, so concurrency cannot break it (design.md §5):
+ * Every invariant the spec states is also a constraint here, so concurrency cannot break it:
  * one viewer per (merchant, externalUserId), one per (merchant, phone), one unused ticket per viewer, one use
  * per nonce.
  */
@@ -164,7 +164,7 @@ const initial: Migration = {
 };
 
 /**
- * Issuing a login ticket in one round trip and one transaction (spec §3.1): lock the viewer row, supersede its
+ * Issuing a login ticket in one round trip and one transaction (the login ticket lifecycle of operation issueLoginTicket): lock the viewer row, supersede its
  * unused ticket, insert the new one. In a plpgsql (volatile) function each statement takes a fresh snapshot under
  * READ COMMITTED, so a call that waited for the viewer lock sees, and supersedes, the ticket the previous holder
  * committed; the partial unique index stays the last word on "one unused ticket per viewer".
@@ -193,7 +193,7 @@ const issueTicketFunction: Migration = {
 };
 
 /**
- * Watch statistics maintained incrementally (design.md §5: aggregates are never scanned): per subject and scope
+ * Watch statistics maintained incrementally (aggregates are never scanned): per subject and scope
  * (LIVE, REPLAY, ALL) one row of totals, and per webinar, scope and kind (REGISTERED, ANONYMOUS) one row of
  * counts; every imported playback session updates both in its transaction. Sessions recorded before this
  * migration are summed once here.
@@ -318,6 +318,6 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
-    throw new Error(`database migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`database migration${failed === undefined ? "" : ` ${failed}`} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }

@@ -1,17 +1,17 @@
 /**
- * Building answers: JSON with `requestId` in the body and `X-Request-Id` in the headers (issue item 7), and the
- * one place that turns any thrown value into the error envelope. A ServiceError is answered with its code and
- * status; anything else is 500 INTERNAL_ERROR with the request id and a fixed message, never a stack or the
- * error's own text, and is logged with the request id.
+ * Building answers: JSON with `requestId` in the body and `X-Request-Id` in the headers, and the one place that
+ * turns any thrown value into the error envelope. A ServiceError is answered with its code and status; a value
+ * the database refused to store (a NUL character, a number out of range) is 400 REQUEST_INVALID, whichever route
+ * it came through; anything else is 500 INTERNAL_ERROR with the request id and a fixed message, never a stack or
+ * the error's own text, and is logged with the request id.
  */
+import { isRejectedValue } from "../db/errors";
 import { errorEnvelope, ServiceError } from "../errors";
 import type { Logger } from "../log";
 
-/** Headers of every JSON answer: never cached, never sniffed. */
+/** Headers of every JSON answer (http/security-headers.ts adds `nosniff` and `no-store` to every answer). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Content-Type": "application/json; charset=utf-8",
-  "Cache-Control": "no-store",
-  "X-Content-Type-Options": "nosniff",
 });
 
 /** A JSON answer carrying `X-Request-Id`. */
@@ -30,6 +30,10 @@ export function errorResponse(requestId: string, error: unknown, logger: Logger,
   if (error instanceof ServiceError) {
     if (error.status >= 500 && (error as { cause?: unknown }).cause !== undefined) logger.warn({ requestId, code: error.code, cause: describeCause(error) }, "dependency unavailable");
     return { response: jsonResponse(requestId, error.status, errorEnvelope(requestId, error.code, error.message, error.details), headers), code: error.code };
+  }
+  if (isRejectedValue(error)) {
+    logger.info({ requestId, cause: (error as Error).message }, "the database refused a value of the request");
+    return { response: jsonResponse(requestId, 400, errorEnvelope(requestId, "REQUEST_INVALID", "a value of the request cannot be stored"), headers), code: "REQUEST_INVALID" };
   }
   logger.error({ requestId, err: error }, "unexpected error");
   return { response: jsonResponse(requestId, 500, errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"), headers), code: "INTERNAL_ERROR" };

@@ -1,5 +1,5 @@
 /**
- * The watch page's ticket exchange (admin-contract.md, spec §3.1): a ticket becomes a watch session exactly once.
+ * The watch page's ticket exchange (`POST /w/api/session`, README.md): a ticket becomes a watch session exactly once.
  * One UPDATE consumes it only if it is unused, unexpired and was issued for this ticketCode; under concurrency
  * the row lock makes every other exchange re-check `state = 'UNUSED'` after the winner commits, so exactly one
  * succeeds. The session is created in the same transaction.
@@ -26,7 +26,8 @@ export interface WatchSession {
   expiresAtMs: number;
 }
 
-function invalidTicket(): ServiceError {
+/** LOGIN_TICKET_INVALID: one answer for every ticket that cannot be exchanged, so a caller learns nothing. */
+export function invalidTicket(): ServiceError {
   return new ServiceError("LOGIN_TICKET_INVALID", "the login ticket is invalid, expired, already used or for another webinar");
 }
 

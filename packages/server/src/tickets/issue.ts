@@ -1,5 +1,5 @@
 /**
- * Issue one-time login ticket (spec §3.1, §4.4), in separate steps so each dependency's failure answers its own
+ * Issue one-time login ticket (operation issueLoginTicket), in separate steps so each dependency's failure answers its own
  * code: webinar metadata (PUBLIC_METADATA_UNAVAILABLE), watch domain (VIEWER_DOMAIN_UNAVAILABLE), then one
  * transaction on viewer and ticket storage (AUTH_DEPENDENCY_UNAVAILABLE): the `issue_login_ticket` function of
  * migration 0002 locks the viewer row, marks the viewer's unused ticket SUPERSEDED (whatever webinar it was
@@ -32,6 +32,9 @@ export interface IssueTicketInput {
   uid: number;
   ticketCode: string;
 }
+
+/** Every login ticket starts with this prefix. */
+export const LOGIN_TICKET_PREFIX = "lt_";
 
 // One statement, one transaction: lock the viewer, supersede its unused ticket, insert (migration 0002).
 const issueTicket = statement<{ issued: boolean }>("select issue_login_ticket($1, $2, $3, $4, $5, $6) as issued");
@@ -79,7 +82,7 @@ export function rfc3339(milliseconds: number): string {
   return new Date(Math.floor(milliseconds / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
-/** `<origin>/w/<ticketCode>#login_ticket=<ticket>`: the ticket rides in the fragment, never in the query (§4.4 rule 3). */
+/** `<origin>/w/<ticketCode>#login_ticket=<ticket>`: the ticket rides in the fragment, never in the query (issueLoginTicket: loginUrl). */
 export function loginUrl(origin: string, ticketCode: string, ticket: string): string {
   return `${origin}/w/${encodeURIComponent(ticketCode)}#login_ticket=${ticket}`;
 }
@@ -97,7 +100,7 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
   if (knownOrigin !== undefined) {
     const issuedAt = deps.runtime.now();
     const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
-    const { token, hash } = newToken("lt_", deps.runtime);
+    const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
     const parameters = [input.merchantId, input.uid, hash, input.ticketCode, new Date(issuedAt), new Date(expiresAt)];
     let row: { status: string | null; issued: boolean | null } | undefined;
     if (claim === undefined || claim.consumed) {
@@ -134,10 +137,10 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
     deps.watchDomains.originFor(input.merchantId),
   );
 
-  // Seconds precision: `expiresAt` is authoritative (§3.1), so the stored expiry is exactly what the caller sees.
+  // Seconds precision: `expiresAt` is authoritative (LoginTicket.expiresAt), so the stored expiry is exactly what the caller sees.
   const issuedAt = deps.runtime.now();
   const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
-  const { token, hash } = newToken("lt_", deps.runtime);
+  const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
   const issued = await dependencyStep("AUTH_DEPENDENCY_UNAVAILABLE", "ticket storage is temporarily unavailable", async () => {
     const [row] = await issueTicket(deps.db, [input.merchantId, input.uid, hash, webinar.id, new Date(issuedAt), new Date(expiresAt)]);
     return row?.issued === true;

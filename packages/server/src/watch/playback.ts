@@ -21,6 +21,7 @@ import { statement } from "../db/compiled";
 import type { Database, LiveStatus, PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
+import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import { hashToken } from "../tickets/token";
 import { claimSubjectTime, creditPlaybackSeconds, recordPlaybackSession } from "../watch-data/record-session";
 
@@ -52,19 +53,6 @@ function invalid(message: string): ServiceError {
 
 function unauthorized(): ServiceError {
   return new ServiceError("PLAYBACK_UNAUTHORIZED", "no watch session (exchange a login ticket first) or anonymous subject");
-}
-
-/** Parses a small JSON object body with exactly the allowed keys. */
-export function parsePlaybackBody(text: string, allowed: readonly string[]): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalid("the body is not valid JSON");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("the body must be a JSON object");
-  for (const key of Object.keys(body)) if (!allowed.includes(key)) throw invalid(`unknown field ${key}`);
-  return body as Record<string, unknown>;
 }
 
 /** The cookie value of `name`, or undefined. */
@@ -103,7 +91,7 @@ export async function resolveViewer(
   if (anonymousId !== undefined && !createAnonymous && ticketCode === undefined) {
     return { viewer: { webinarId: null, merchantId: null, uid: null, anonymousId } };
   }
-  if (typeof ticketCode !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(ticketCode)) throw unauthorized();
+  if (typeof ticketCode !== "string" || !TICKET_CODE_SHAPE.test(ticketCode)) throw unauthorized();
   const [webinar] = await findWebinar(deps.db, [ticketCode]);
   if (webinar === undefined) throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
   const made = anonymousId === undefined ? `anon_${randomBase62(deps.runtime, 24)}` : undefined;

@@ -1,35 +1,28 @@
 /**
- * `POST /w/api/session` (admin-contract.md): the watch page trades the ticket from its URL fragment for a
+ * `POST /w/api/session` (README.md "HTTP surface"): the watch page trades the ticket from its URL fragment for a
  * session. Success: 200 `{requestId, uid, ticketCode, expiresAt}` and the session cookie (HttpOnly, SameSite=Lax,
  * Path=/w, Secure on https). Anything wrong with the ticket (unknown, consumed, expired, superseded, for another
  * webinar): 401 LOGIN_TICKET_INVALID, one answer for all so a caller learns nothing about other tickets.
  */
-import { ServiceError } from "../errors";
+import { parseJsonObjectBody } from "../http/json-object-body";
 import type { AppServices } from "../services";
-import { exchangeLoginTicket } from "../tickets/exchange";
-import { rfc3339 } from "../tickets/issue";
+import { exchangeLoginTicket, invalidTicket } from "../tickets/exchange";
+import { LOGIN_TICKET_PREFIX, rfc3339 } from "../tickets/issue";
+import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
+import { isTokenShaped } from "../tickets/token";
 
 /** Name of the watch-page session cookie. */
 export const SESSION_COOKIE = "webinar_session";
 
-/** The exchange's request body, or REQUEST_INVALID. Bounded so a junk body costs nothing. */
+/**
+ * The exchange's request body. A body that is not a JSON object (or has other fields) is 400 REQUEST_INVALID; a
+ * ticket or ticketCode that is missing, not a string or not of the shape this server issues is 401
+ * LOGIN_TICKET_INVALID, like any other ticket that cannot be exchanged, and costs no database round trip.
+ */
 export function parseExchangeBody(text: string): { ticketCode: string; loginTicket: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const { ticketCode, loginTicket, ...rest } = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : { invalid: true }) as Record<string, unknown>;
-  if (
-    typeof ticketCode !== "string" ||
-    typeof loginTicket !== "string" ||
-    Object.keys(rest).length > 0 ||
-    !/^[A-Za-z0-9_-]{1,64}$/.test(ticketCode) ||
-    loginTicket.length === 0 ||
-    loginTicket.length > 256
-  ) {
-    throw new ServiceError("REQUEST_INVALID", "the body must be {ticketCode, loginTicket}, two strings");
+  const { ticketCode, loginTicket } = parseJsonObjectBody(text, ["ticketCode", "loginTicket"]);
+  if (typeof ticketCode !== "string" || !TICKET_CODE_SHAPE.test(ticketCode) || typeof loginTicket !== "string" || !isTokenShaped(LOGIN_TICKET_PREFIX, loginTicket)) {
+    throw invalidTicket();
   }
   return { ticketCode, loginTicket };
 }

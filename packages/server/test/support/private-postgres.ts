@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { chown, mkdtemp, rm } from "node:fs/promises";
+import { chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +36,8 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** `fast` ends connections and stops; `immediate` is a crash. */
   stop(mode?: "fast" | "immediate"): Promise<void>;
+  /** The ids of the postmaster and of every process it started (to freeze them all with SIGSTOP). */
+  processIds(): Promise<number[]>;
   destroy(): Promise<void>;
 }
 
@@ -62,6 +64,11 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: async () => void (await ctl(["-o", options, "-l", path.join(dir, "log"), "-w", "start"])),
     stop: async (mode = "fast") => void (await ctl(["-m", mode, "-w", "stop"])),
+    async processIds() {
+      const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n", 1)[0]);
+      const { stdout: children } = await run("ps", ["-o", "pid=", "--ppid", String(postmaster)]);
+      return [postmaster, ...children.split("\n").filter((line) => line.trim() !== "").map(Number)];
+    },
     async destroy() {
       await ctl(["-m", "immediate", "-w", "stop"]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
