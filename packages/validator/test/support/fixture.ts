@@ -2,9 +2,8 @@
  * Keys, clock and signing helpers shared by the tests. The clock is injected into the verifier (never mocked
  * globally); keys cover every answer of `lookupKey`: active, suspended, unknown/revoked, and a failing lookup.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { canonicalString } from "@org/webinar-signing";
-import { bodyHashSync, signSync } from "@org/webinar-signing/node";
 import { createMemoryNonceStore, type ApiKeyRecord, type NonceStore, type RequestVerifierOptions } from "../../src/index";
 
 /** The fixed "now" of the tests: 2026-01-01T00:00:00Z plus 250 ms. */
@@ -64,7 +63,7 @@ export function createTestOptions(overrides: Partial<RequestVerifierOptions> = {
   } as RequestVerifierOptions & { nonceStore: ReturnType<typeof createTestNonceStore> };
 }
 
-/** 32 hex characters of 16 random bytes, the nonce form spec §5.1 recommends. */
+/** 32 hex characters of 16 random bytes, the nonce form "Signing requests" recommends. */
 export const freshNonce = () => randomBytes(16).toString("hex");
 
 /** A request as sent on the wire: method, request target, header pairs (repeats allowed), body bytes. */
@@ -89,17 +88,21 @@ export interface SignOptions {
   method?: string;
 }
 
-/** Signs like a correct client (spec §5.2), unless told to make one mistake. */
+/**
+ * Signs like a correct client, with node:crypto straight from the algorithm of "Signing requests" (SHA-256 of the
+ * body, HMAC-SHA256 of the canonical string keyed with the secret's UTF-8 bytes), unless told to make one mistake.
+ */
 export function signedRequest(options: SignOptions): WireRequest {
   const { apiKey, secret } = options.key ?? ACTIVE;
   const body = typeof options.body === "string" ? new TextEncoder().encode(options.body) : options.body;
   const signedBody = options.signedBody === undefined ? body : options.signedBody;
   const timestamp = options.timestamp ?? String(NOW_SECONDS);
   const nonce = options.nonce ?? freshNonce();
-  const canonical = canonicalString({ apiKey, path: options.signedPath ?? options.path, timestamp, nonce, bodyHash: bodyHashSync(signedBody) });
+  const bodyHash = createHash("sha256").update(signedBody).digest("hex");
+  const canonical = canonicalString({ apiKey, path: options.signedPath ?? options.path, timestamp, nonce, bodyHash });
   const headers: Array<[string, string]> = [];
   if (options.contentType !== null) headers.push(["Content-Type", options.contentType ?? "application/json"]);
-  headers.push(["X-API-Key", apiKey], ["X-Timestamp", timestamp], ["X-Nonce", nonce], ["X-Signature", signSync(secret, canonical)]);
+  headers.push(["X-API-Key", apiKey], ["X-Timestamp", timestamp], ["X-Nonce", nonce], ["X-Signature", createHmac("sha256", secret).update(canonical).digest("hex")]);
   return { method: options.method ?? "POST", path: options.path, headers, body };
 }
 
