@@ -12,6 +12,8 @@ export default defineConfig({
     fastify: "src/adapters/fastify.ts",
     hono: "src/adapters/hono.ts",
     node: "src/adapters/node.ts",
+    "nonce-store/postgres": "src/nonce-stores/postgres.ts",
+    "nonce-store/redis": "src/nonce-stores/redis.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
