@@ -27,12 +27,11 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /**
- * The default request id: `req_` and 32 hex characters (16 bytes from the platform CSPRNG). Request ids are trace
- * ids, not secrets.
+ * The default request id: `req_` and the 32 hex digits of a random UUID (the platform's CSPRNG). Request ids are
+ * trace ids, not secrets.
  */
 export function defaultRequestId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `req_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+  return `req_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
 /**

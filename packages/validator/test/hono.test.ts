@@ -14,7 +14,8 @@ import { webinarHono, type WebinarEnv } from "../src/adapters/hono";
 import { createRequestVerifier, type VerifiedRequest } from "../src/index";
 import { createTestOptions, signedRequest } from "./support/fixture";
 import { createHonoApp } from "./support/hono-app";
-import { closing, observe, sendOverHttp, toWebRequest } from "./support/runners";
+import { closing, observe, sendOverHttp } from "./support/runners";
+import { toWebRequest } from "./support/web-request";
 
 const UPSERT = operations.upsertViewer.path;
 const upsertBody = '{"externalUserId":" crm-000123 ","phone":""}';

@@ -6,7 +6,7 @@ import { operations } from "@org/webinar-types";
 import { describe, expect, it, vi } from "vitest";
 import { createRequestVerifier, rejectionResponse, verifyWebRequest } from "../src/index";
 import { ALLOWED_ORIGIN, createTestOptions, signedRequest } from "./support/fixture";
-import { toWebRequest } from "./support/runners";
+import { toWebRequest } from "./support/web-request";
 
 const UPSERT = operations.upsertViewer.path;
 const upsertBody = '{"externalUserId":" crm-000123 ","phone":""}';

@@ -23,6 +23,7 @@ import { createRequestVerifier, type RequestVerifierOptions } from "../../src/in
 import { echo, operationPaths } from "./echo";
 import type { WireRequest } from "./fixture";
 import { createHonoApp } from "./hono-app";
+import { toWebRequest } from "./web-request";
 import type { ObservedResponse } from "./request-matrix";
 
 export interface Runner {
@@ -33,14 +34,6 @@ export interface Runner {
 }
 
 const lowercased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-const bodyless = (method: string) => method === "GET" || method === "HEAD";
-
-/** The wire request as a Web `Request` (repeated headers joined, as a Web runtime joins them). */
-export function toWebRequest(wire: WireRequest, origin = "http://127.0.0.1"): Request {
-  const headers = new Headers();
-  for (const [name, value] of wire.headers) headers.append(name, value);
-  return new Request(`${origin}${wire.path}`, { method: wire.method, headers, body: bodyless(wire.method) ? null : (wire.body as Uint8Array<ArrayBuffer>) });
-}
 
 /** What a Web `Response` says, as a runner reports it. */
 export async function observe(response: Response): Promise<ObservedResponse> {
