@@ -107,10 +107,12 @@ describe.each(clients)("createPostgresNonceStore with %s", (_name, client) => {
     expect(await nonces.consume("key", live, 5_000_000)).toBe(false);
   });
 
-  it("ensureSchema is idempotent", async () => {
-    const nonces = await store();
-    await nonces.ensureSchema();
-    expect(await nonces.consume("key", nonce(), 2_000_000)).toBe(true);
+  it("ensureSchema is idempotent, also run by several processes starting at once", async () => {
+    const table = freshTable();
+    const starting = Array.from({ length: 6 }, () => createPostgresNonceStore({ client: client(), table }));
+    await Promise.all(starting.map((nonces) => nonces.ensureSchema()));
+    await starting[0]!.ensureSchema();
+    expect(await starting[0]!.consume("key", nonce(), Date.now() + 1000)).toBe(true);
   });
 });
 

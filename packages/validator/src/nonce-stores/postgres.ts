@@ -34,13 +34,14 @@ export interface PostgresNonceStoreOptions {
 
 /** A {@link NonceStore} in PostgreSQL, with its table's schema and the removal of expired rows. */
 export interface PostgresNonceStore extends NonceStore {
-  /** Creates the table and its expiry index if they do not exist. */
+  /** Creates the table and its expiry index if they do not exist; safe to run from every process at start. */
   ensureSchema(): Promise<void>;
   /** Deletes the nonces that have expired; resolves how many. Run it now and then (every minute is plenty). */
   prune(): Promise<number>;
 }
 
 const DEFAULT_TABLE = "webinar_nonces";
+const UNIQUE_VIOLATION = "23505";
 const TABLE_NAME = /^(?:[a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 
 function checkedTable(table: string): string {
@@ -90,7 +91,15 @@ RETURNING 1 AS fresh`;
       return rows.length === 1;
     },
     async ensureSchema() {
-      for (const statement of postgresNonceStoreSchema(table)) await client.query(statement, []);
+      for (const statement of postgresNonceStoreSchema(table)) {
+        try {
+          await client.query(statement, []);
+        } catch (error) {
+          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one with a
+          // unique violation, raised once the winner committed, so the table or index is there.
+          if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        }
+      }
     },
     async prune() {
       const { rows } = await client.query(pruneStatement, [now()]);
