@@ -1,14 +1,17 @@
 /**
- * Builds the reference as ONE self-contained HTML file, `dist/index.html`, from `../spec/openapi.yaml`.
+ * Builds the reference as ONE self-contained HTML file, `dist/index.html`, from `../spec/openapi.yaml`, and the
+ * server guides beside it, `dist/guides/<name>.html`, from `guides/*.md` (see `guides.ts`).
  *
  * 1. `redocly bundle` resolves every `$ref` (schemas, and the `x-codeSamples` sources in
- *    `../spec/code-samples/`, which become inline strings) into one JSON document.
+ *    `../spec/code-samples/`, which become inline strings) into one JSON document; the description gains a link to
+ *    every guide.
  * 2. The Redoc options are written next to it as a Redocly config. Redoc 3 only shows the
  *    `x-codeSamples` whose label is listed in `codeSamples.languages`, so that list is taken from the
  *    bundled spec rather than restated here.
  * 3. `redocly build-docs --inlineBundle` embeds the Redoc script instead of loading it from the CDN.
  * 4. The page is post-processed so that nothing on it fetches from the network (see
  *    `inlineRuntimeAssets`), then checked; a page that would still fetch fails the build.
+ * 5. The guides are rendered, under the same check.
  *
  * Usage: `pnpm --filter @org/webinar-docs build [-- --spec <path>]`. `--spec` or `DOCS_SPEC` point at
  * another OpenAPI file, for trying the build out before the real spec exists.
@@ -20,6 +23,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { guideLinks, readGuides, renderGuides } from "./guides.ts";
+import { findNetworkReferences } from "./network-references.ts";
 
 export const PAGE_TITLE = "Webinar Open API";
 
@@ -69,6 +74,7 @@ export function buildDocs(options: BuildOptions = {}): string {
     redocly(["bundle", specPath, "--output", bundledPath, "--ext", "json", "--config", configPath]);
 
     const bundled: unknown = JSON.parse(readFileSync(bundledPath, "utf8"));
+    writeFileSync(bundledPath, JSON.stringify(withGuideLinks(bundled)));
     writeRedoclyConfig(configPath, [...codeSampleLanguages(bundled), payloadLanguage]);
     redocly([
       "build-docs",
@@ -92,6 +98,7 @@ export function buildDocs(options: BuildOptions = {}): string {
     }
     mkdirSync(dirname(outputPath), { recursive: true });
     writeFileSync(outputPath, html);
+    renderGuides(join(dirname(outputPath), "guides"));
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -102,6 +109,13 @@ export function buildDocs(options: BuildOptions = {}): string {
 function writeRedoclyConfig(path: string, languages: CodeSampleLanguage[]): void {
   const openapi = languages.length > 0 ? { ...redocOptions, codeSamples: { languages } } : redocOptions;
   writeFileSync(path, `${JSON.stringify({ telemetry: "off", openapi }, null, 2)}\n`);
+}
+
+/** The bundled document with a link to every server guide at the end of its description. */
+function withGuideLinks(document: unknown): unknown {
+  if (!isRecord(document) || !isRecord(document["info"])) throw new Error("docs build: the bundled spec has no info object");
+  const description = typeof document["info"]["description"] === "string" ? document["info"]["description"] : "";
+  return { ...document, info: { ...document["info"], description: `${description.trimEnd()}${guideLinks(readGuides())}` } };
 }
 
 /** The distinct `{lang, label}` pairs of every operation's `x-codeSamples`, in document order. */
@@ -160,28 +174,6 @@ function wordmark(text: string, width: number): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16">` +
     `<text x="0" y="12.5" font-family="system-ui,sans-serif" font-size="13" font-weight="600" fill="#0044D4">${text}</text></svg>`
   );
-}
-
-/**
- * Markup-level references that make a browser fetch on load: external `<script src>`, stylesheet,
- * font or icon `<link href>`, media `src`, and CSS `@import`/`url()` on another origin. Fetches made
- * later by the inlined script are caught by the browser test (`test/render.test.ts`), not here.
- */
-export function findNetworkReferences(html: string): string[] {
-  const found = new Set<string>();
-  const patterns = [
-    /<script\b[^>]*\bsrc\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
-    /<link\b[^>]*\bhref\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
-    /<(?:img|iframe|source|video|audio)\b[^>]*\bsrc\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
-    /@import\s+(?:url\()?\s*["']?((?:https?:)?\/\/[^"')\s;]+)/gi,
-    /url\(\s*["']?((?:https?:)?\/\/[^"')\s]+)/gi,
-  ];
-  for (const pattern of patterns) {
-    for (const match of html.matchAll(pattern)) {
-      if (match[1] !== undefined) found.add(match[1]);
-    }
-  }
-  return [...found].sort();
 }
 
 function redocly(args: string[]): void {

@@ -1,8 +1,10 @@
 /**
- * Opens the built reference (`dist/index.html`) in Debian's Chromium, served from 127.0.0.1 with every
- * other destination blocked, and checks that a reader without network access gets the whole page:
- * every operation and every guide of the spec renders, the code samples are there, nothing logs an
- * error and nothing even tries to leave the machine. What to look for is read from the spec itself.
+ * Opens the built reference (`dist/index.html`) and the server guides (`dist/guides/*.html`) in Debian's
+ * Chromium, served from 127.0.0.1 with every other destination blocked, and checks that a reader without
+ * network access gets every page whole: every operation and every guide of the spec renders, the code
+ * samples are there, the server guides show their sample files and link to each other and to the
+ * reference, nothing logs an error and nothing even tries to leave the machine. What to look for is read
+ * from the spec and the guides themselves.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -13,13 +15,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDocs, defaultOutputPath, PAGE_TITLE, resolveSpecPath } from "../scripts/build.ts";
+import { readGuides, sampleSource } from "../scripts/guides.ts";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const distDir = dirname(defaultOutputPath);
 const screenshotPath = join(docsDir, "screenshots", "reference.png");
 const specPath = resolveSpecPath();
 
-// The service has exactly these four operations (spec §1.2); their summaries come from the spec.
+// The service has exactly these four operations (the reference's description: "Exactly four operations exist");
+// their summaries come from the spec.
 const expectedOperationIds = ["upsertViewer", "issueLoginTicket", "getWatchOverview", "queryViewerWatch"];
 
 interface SpecOperation {
@@ -34,6 +38,7 @@ interface SpecGuide {
 }
 
 const spec = readSpec(specPath);
+const serverGuides = readGuides();
 
 describe("docs: the reference renders offline from dist/index.html", () => {
   let server: Server;
@@ -47,7 +52,8 @@ describe("docs: the reference renders offline from dist/index.html", () => {
   beforeAll(async () => {
     // A missing page means nobody ran the build yet (a bare `vitest run`): build it rather than fail
     // on a 404 that says nothing.
-    if (!existsSync(defaultOutputPath)) buildDocs({ specPath });
+    const guidePages = serverGuides.map(({ slug }) => join(distDir, "guides", `${slug}.html`));
+    if (![defaultOutputPath, ...guidePages].every((file) => existsSync(file))) buildDocs({ specPath });
 
     server = await serveDirectory(distDir);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,7 +106,7 @@ describe("docs: the reference renders offline from dist/index.html", () => {
     expect(await page.title()).toBe(PAGE_TITLE);
   });
 
-  it("the spec documents exactly the four operations of §1.2", () => {
+  it("the spec documents exactly the four operations its description names", () => {
     expect(spec.operations.map((operation) => operation.operationId).sort()).toEqual([...expectedOperationIds].sort());
   });
 
@@ -145,6 +151,46 @@ describe("docs: the reference renders offline from dist/index.html", () => {
       if (opening !== undefined) {
         await page.getByText(opening).first().waitFor({ state: "visible", timeout: 10_000 });
         expect(await page.getByText(opening).first().isVisible()).toBe(true);
+      }
+    },
+  );
+
+  it("the reference's description links every server guide, and following a link opens it", async () => {
+    await page.goto(`${origin}/index.html`);
+    for (const guide of serverGuides) {
+      await page.locator(`a[href="guides/${guide.slug}.html"]`).first().waitFor({ state: "attached", timeout: 10_000 });
+    }
+    const [first] = serverGuides;
+    if (first === undefined) throw new Error("no server guide in docs/guides");
+    await page.locator(`a[href="guides/${first.slug}.html"]`).first().click();
+    await page.waitForURL(`${origin}/guides/${first.slug}.html`);
+    expect(await headingNamed(page, first.title).isVisible()).toBe(true);
+  });
+
+  it.each(serverGuides.map((guide) => [guide.title, guide] as const))(
+    "server guide %s renders with its sample files, and every link on it leads somewhere",
+    async (_title, guide) => {
+      await page.goto(`${origin}/guides/${guide.slug}.html`);
+      await headingNamed(page, guide.title).waitFor({ state: "visible", timeout: 10_000 });
+      expect(await page.title()).toContain(guide.title);
+
+      // The sample files themselves, byte for byte: the code a test runs is the code a reader sees.
+      const blocks = (await page.locator("pre").allTextContents()).map((text) => text.trimEnd());
+      expect(guide.samples.length).toBeGreaterThan(0);
+      for (const sample of guide.samples) expect(blocks).toContain(sampleSource(sample));
+
+      // The navigation: the reference and every guide.
+      const navigation = await page.locator("nav a").evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+      expect(navigation).toEqual([`${origin}/index.html`, ...serverGuides.map(({ slug }) => `${origin}/guides/${slug}.html`)]);
+
+      // Every link of the page: another page here exists, an anchor names a heading of its page.
+      const links = await page.locator("a[href]").evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+      for (const link of links.filter((href) => href.startsWith(origin))) {
+        const url = new URL(link);
+        expect((await page.request.get(`${url.origin}${url.pathname}`)).status(), link).toBe(200);
+        if (url.hash === "") continue;
+        const target = await page.request.get(`${url.origin}${url.pathname}`).then((response) => response.text());
+        expect(target, link).toContain(`id="${url.hash.slice(1)}"`);
       }
     },
   );

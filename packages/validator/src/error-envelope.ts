@@ -1,6 +1,7 @@
 /**
- * The error envelope of spec §4.2 and the request id every answer carries. Statuses come from the spec's
- * `x-httpStatus` (via `errorCatalog`), so a code can never be answered with a status the spec does not give it.
+ * The `ErrorEnvelope` of spec/openapi.yaml and the request id every answer carries. Statuses come from the
+ * `ErrorCode` schema's `x-httpStatus` (via `errorCatalog`), so a code can never be answered with a status the spec
+ * does not give it.
  */
 import { errorCatalog, type ErrorBody, type ErrorCode, type ErrorEnvelope } from "@org/webinar-types";
 
@@ -25,31 +26,25 @@ export function statusOf(code: ErrorCode): number {
   return errorCatalog[code].status;
 }
 
-const REQUEST_ID_HEX_LENGTH = 32;
-const POOLED_REQUEST_IDS = 256;
-const HEX: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-let hexPool = "";
-let poolOffset = 0;
-
 /**
- * The default request id: `req_` and 32 hex characters (16 bytes from the platform CSPRNG). The bytes are drawn
- * and turned into hex for 256 ids at a time, so an id is a slice of that text. Request ids are trace ids, not
- * secrets.
+ * The default request id: `req_` and the 32 hex digits of a random UUID (the platform's CSPRNG). Request ids are
+ * trace ids, not secrets.
  */
 export function defaultRequestId(): string {
-  if (poolOffset >= hexPool.length) {
-    let hex = "";
-    for (const byte of crypto.getRandomValues(new Uint8Array((REQUEST_ID_HEX_LENGTH / 2) * POOLED_REQUEST_IDS))) hex += HEX[byte];
-    hexPool = hex;
-    poolOffset = 0;
-  }
-  const id = `req_${hexPool.slice(poolOffset, poolOffset + REQUEST_ID_HEX_LENGTH)}`;
-  poolOffset += REQUEST_ID_HEX_LENGTH;
-  return id;
+  return `req_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
-/** Headers of every error answer: JSON, never cached. */
+/**
+ * Headers of every answer the validator writes itself (rejections and CORS preflights): never stored by a cache,
+ * and never content-sniffed by a browser.
+ */
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+});
+
+/** Headers of every error answer: JSON, and the {@link ANSWER_HEADERS}. */
 export const ERROR_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Content-Type": "application/json; charset=utf-8",
-  "Cache-Control": "no-store",
+  ...ANSWER_HEADERS,
 });

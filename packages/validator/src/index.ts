@@ -1,17 +1,22 @@
 /**
- * Server-side verification for the Webinar Open API: precompiled ajv validators generated from
- * spec/openapi.yaml, the signed-request pipeline of spec §5 (signature, timestamp, nonce, merchant status,
- * CORS), body parsing and validation of §4, and adapters for node:http, Express, Fastify and Web `Request`
- * (Hono, Workers, Next.js). Response validation for contract tests is `@org/webinar-validator/contract`.
+ * Server-side verification for the Webinar Open API: the signed-request pipeline of the spec's "Signing requests"
+ * guide (signature, timestamp, nonce, merchant status, CORS) and validation of each operation's request body
+ * with ajv validators precompiled from spec/openapi.yaml. Web APIs only, so this entry runs on Node, Bun, Deno,
+ * Workers and in browsers.
+ *
+ * The framework adapters are subpaths: `@org/webinar-validator/express`, `/fastify`, `/hono`, `/node`; the shared
+ * nonce stores are `/nonce-store/postgres` and `/nonce-store/redis`; response validation for contract tests is
+ * `/contract`.
  *
  * @example
- * import { createMemoryNonceStore, createRequestVerifier, webinarExpress } from "@org/webinar-validator";
+ * import { createMemoryNonceStore, createRequestVerifier } from "@org/webinar-validator";
+ * import { webinarExpress } from "@org/webinar-validator/express";
  *
  * const verifier = createRequestVerifier({ lookupKey, nonceStore: createMemoryNonceStore() });
  * app.use(webinarExpress(verifier));
  */
 export { createRequestVerifier } from "./request-verifier";
-export type { RequestVerifier, RequestVerifierOptions, VerifiedRequest, VerifiedRequestOf } from "./request-verifier";
+export type { RequestVerifier, RequestVerifierOptions, VerifiedRequest, VerifiedRequestOf, VerifyInit } from "./request-verifier";
 
 export { verifySignedRequest } from "./verify-signed-request";
 export type {
@@ -34,13 +39,10 @@ export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";
 
 export { SIGNED_REQUEST_HEADERS } from "./cors";
 
-export { readWebBody, rejectionResponse, verifyWebRequest } from "./adapters/web";
+export { readWebBody } from "./web-request";
+export { rejectionResponse, verifyWebRequest } from "./adapters/web";
 export type { WebRequestInit } from "./adapters/web";
-export { verifyNodeRequest, writeNodeRejection } from "./adapters/node";
 export { readNodeBody } from "./adapters/node-body";
-export { webinarExpress } from "./adapters/express";
-export type { ExpressLikeMiddleware, ExpressLikeRequest } from "./adapters/express";
-export { webinarFastify } from "./adapters/fastify";
-export type { FastifyLikeInstance, FastifyLikePlugin, FastifyLikeReply, FastifyLikeRequest } from "./adapters/fastify";
+export type { NodeBodyStream } from "./adapters/node-body";
 
 export { specSha256 } from "./request-validators.gen.js";

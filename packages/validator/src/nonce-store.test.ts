@@ -7,7 +7,7 @@ const clock = (start = 1_000_000) => {
 };
 
 describe("createMemoryNonceStore", () => {
-  it("§5.3 the first use is accepted, the second is a replay", async () => {
+  it("Signing requests: the first use is accepted, the second is a replay", async () => {
     const time = clock();
     const store = createMemoryNonceStore({ now: time.now });
     expect(await store.consume("key", "nonce-0000000001", time.now() + 600_000)).toBe(true);

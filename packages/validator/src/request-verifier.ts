@@ -1,11 +1,12 @@
 /**
- * The whole pipeline every adapter runs: verify the signed request (spec §5), then parse and validate its body
- * (§4). One object per server, created once; the adapters only translate their framework's request into an
- * {@link IncomingRequest} and write the answer.
+ * The whole pipeline every adapter runs: verify the signed request (the spec's "Signing requests"), then parse and
+ * validate its body against the operation's request schema. One object per server, created once; an adapter only
+ * hands it the request (a Web `Request`, or the parts of a Node request) and writes the answer.
  */
 import type { OperationId, RequestBody } from "@org/webinar-types";
 import { defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import { parseAndValidate } from "./parse-and-validate";
+import { createOperationPathMatcher } from "./request-path";
 import {
   compileSignedRequestCheck,
   type IncomingRequest,
@@ -13,6 +14,7 @@ import {
   type SignedRequest,
   type SignedRequestOptions,
 } from "./verify-signed-request";
+import { incomingWebRequest } from "./web-request";
 
 /** A verified request of one operation, its body parsed, validated and trimmed. */
 export interface VerifiedRequestOf<Op extends OperationId> {
@@ -21,8 +23,10 @@ export interface VerifiedRequestOf<Op extends OperationId> {
   merchantId: string;
   apiKey: string;
   operationId: Op;
-  /** The request body, valid for the operation, trimmed as spec §4.3 says. */
+  /** The request body, valid for the operation, trimmed as `upsertViewer` describes. */
   body: RequestBody<Op>;
+  /** The body bytes exactly as received and signed. */
+  rawBody: Uint8Array;
   /** Quote it in the answer's envelope (`{ requestId, data }`); it is already in `headers`. */
   requestId: string;
   /** Headers the success answer must carry: `X-Request-Id`, and CORS headers for an allowed browser origin. */
@@ -43,34 +47,77 @@ export type VerifiedRequest = { [Op in OperationId]: VerifiedRequestOf<Op> }[Ope
 /** Options of {@link createRequestVerifier}: those of the signature check. */
 export type RequestVerifierOptions = SignedRequestOptions;
 
+/** How a Web `Request` reached the server. */
+export interface VerifyInit {
+  /**
+   * The request target exactly as received (path and query), when the server exposes it. A `Request`'s URL is
+   * already parsed: dot segments are resolved and a `//` may be gone, so a non-canonical path can look canonical.
+   * Default: path and query of `request.url`.
+   */
+  rawPath?: string | undefined;
+}
+
 /** The verification pipeline; see {@link createRequestVerifier}. */
 export interface RequestVerifier {
-  /** Verifies the signature, then parses and validates the body. Never throws for a bad request. */
+  /**
+   * Verifies the signature, then parses and validates the body: the verified request, or the answer to send
+   * instead (`ok: false`: status, headers and error envelope, or a CORS preflight's 204). Never throws and never
+   * rejects: a body that cannot be read is answered 500 `INTERNAL_ERROR` and reported to `onError`.
+   */
+  verify(request: Request, init?: VerifyInit): Promise<VerifiedRequest | RequestRejection>;
+  /** The same for a request already taken apart, as the Node adapters hand it over. */
   verify(request: IncomingRequest): Promise<VerifiedRequest | RequestRejection>;
-  /** The options it was created with (adapters report their own failures to `onError`). */
+  /**
+   * Whether a request target names one of the four operations, exactly or in a non-canonical form (other letter
+   * case, trailing slash, query string, encoding, dot segments). The adapters verify these and hand every other
+   * request to the app.
+   */
+  handlesPath(rawPath: string): boolean;
+  /** The options it was created with. */
   readonly options: Readonly<RequestVerifierOptions>;
 }
 
 /**
+ * A body reader's failure whose message is written for the developer who mounted the adapter (for example, a body
+ * parser consumed the body first): it becomes the message of the 500 answer, where any other failure says only
+ * "unexpected server error".
+ * @internal
+ */
+export class AdapterMountError extends Error {
+  override readonly name = "AdapterMountError";
+}
+
+/**
  * Creates the pipeline once per server: options are validated here (a bad limit or origin throws now, not on the
- * first request). `verify` answers a rejection (status, headers, envelope) or the verified request.
+ * first request).
  *
  * @example
  * const verifier = createRequestVerifier({
  *   lookupKey: async (apiKey) => db.apiKeys.find(apiKey), // { secret, merchantId, status } | undefined
- *   nonceStore: createMemoryNonceStore({ maxEntries: 100_000 }),
+ *   nonceStore: createMemoryNonceStore(),
  *   allowedOrigins: ["https://docs.example.com"],
  * });
- * const result = await verifier.verify({ method: req.method, rawPath: req.url, headers: req.headersDistinct, body });
- * if (!result.ok) return reply(result.status, result.headers, result.body);
+ *
+ * // A Worker, Deno.serve, Bun.serve or a Next.js route handler:
+ * const result = await verifier.verify(request);
+ * if (!result.ok) return rejectionResponse(result);
+ * return Response.json({ requestId: result.requestId, data: await handle(result) }, { headers: result.headers });
  */
 export function createRequestVerifier(options: RequestVerifierOptions): RequestVerifier {
   const verifySignature = compileSignedRequestCheck(options);
+  const matchPath = createOperationPathMatcher(options.basePath ?? "");
+  const toIncoming = (request: Request | IncomingRequest, init?: VerifyInit): IncomingRequest =>
+    isIncomingRequest(request) ? request : incomingWebRequest(request, init?.rawPath);
   return {
     options,
-    // A `then` rather than an async function awaiting the check: one promise fewer on the path of every request.
-    verify: (request) => verifySignature(request).then(parseVerifiedBody),
+    handlesPath: (rawPath) => matchPath(rawPath).kind !== "unknown",
+    verify: (request: Request | IncomingRequest, init?: VerifyInit) =>
+      verifySignature(toIncoming(request, init)).then(parseVerifiedBody, (error: unknown) => adapterFailure(options, error)),
   };
+}
+
+function isIncomingRequest(request: Request | IncomingRequest): request is IncomingRequest {
+  return typeof (request as IncomingRequest).rawPath === "string";
 }
 
 /** The second half of the pipeline: parses and validates the body of a request whose signature verified. */
@@ -87,39 +134,33 @@ function parseVerifiedBody(signed: SignedRequest | RequestRejection): VerifiedRe
     };
   }
   const { merchantId, apiKey, operationId, requestId, headers } = signed;
-  return { ok: true, merchantId, apiKey, operationId, body: parsed.value, requestId, headers } as VerifiedRequest;
-}
-
-const verifiers = new WeakMap<RequestVerifierOptions, RequestVerifier>();
-
-/**
- * The verifier for an adapter argument: a verifier as is, or options turned into one once (remembered for the
- * same options object, so the nonce store and validated options are shared across requests).
- * @internal
- */
-export function toRequestVerifier(verifierOrOptions: RequestVerifier | RequestVerifierOptions): RequestVerifier {
-  if (typeof (verifierOrOptions as RequestVerifier).verify === "function") return verifierOrOptions as RequestVerifier;
-  const options = verifierOrOptions as RequestVerifierOptions;
-  let verifier = verifiers.get(options);
-  if (verifier === undefined) {
-    verifier = createRequestVerifier(options);
-    verifiers.set(options, verifier);
-  }
-  return verifier;
+  return { ok: true, merchantId, apiKey, operationId, body: parsed.value, rawBody: signed.body, requestId, headers } as VerifiedRequest;
 }
 
 /**
- * The answer when an adapter itself fails (a body stream error, a body parser that consumed the body first):
- * 500 `INTERNAL_ERROR`, reported to `onError`; the error's text never reaches the client.
- * @internal
+ * The answer when the request could not be read (the client went away mid-body, a body parser consumed it first):
+ * 500 `INTERNAL_ERROR`, reported to `onError`. Only an {@link AdapterMountError}'s text reaches the client.
  */
-export function adapterFailure(verifier: RequestVerifier, error: unknown): RequestRejection {
-  verifier.options.onError?.(error, "adapter");
-  const requestId = (verifier.options.createRequestId ?? defaultRequestId)();
+function adapterFailure(options: RequestVerifierOptions, error: unknown): RequestRejection {
+  options.onError?.(error, "adapter");
+  const requestId = (options.createRequestId ?? defaultRequestId)();
+  const message = error instanceof AdapterMountError ? error.message : "unexpected server error";
   return {
     ok: false,
     status: statusOf("INTERNAL_ERROR"),
-    body: errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"),
+    body: errorEnvelope(requestId, "INTERNAL_ERROR", message),
     headers: { ...ERROR_RESPONSE_HEADERS, "X-Request-Id": requestId },
   };
+}
+
+/**
+ * Throws unless `value` is a verifier from {@link createRequestVerifier}: adapters take the verifier, not its
+ * options, so one nonce store and one set of validated options serve every request.
+ * @internal
+ */
+export function assertRequestVerifier(value: unknown, adapter: string): asserts value is RequestVerifier {
+  const candidate = value as Partial<RequestVerifier> | undefined;
+  if (typeof candidate?.verify !== "function" || typeof candidate.handlesPath !== "function") {
+    throw new TypeError(`${adapter} expects the verifier of createRequestVerifier({ lookupKey, nonceStore }), got ${value === null ? "null" : typeof value}`);
+  }
 }

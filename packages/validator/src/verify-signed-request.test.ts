@@ -31,13 +31,13 @@ const vectorRequest = (vector: PositiveVector, signature: string): IncomingReque
 });
 
 describe("verifySignedRequest against spec/test-vectors/signing.json (openssl-made)", () => {
-  it.each(signing.positive)("§5.2 accepts positive vector: $name", async (vector) => {
+  it.each(signing.positive)("Signing requests: accepts positive vector: $name", async (vector) => {
     const result = await verifySignedRequest(vectorRequest(vector, vector.signature), vectorOptions(vector));
     expect(result).toMatchObject({ ok: true, merchantId: "m_vector", apiKey: vector.apiKey, operationId: Object.entries(operations).find(([, op]) => vector.path.endsWith(op.path))![0] });
     if (result.ok) expect(new TextDecoder().decode(result.body)).toBe(vector.body);
   });
 
-  it.each(signing.negative)("§5.2 rejects the mistake of negative vector with 401, accepts the correct signature: $name", async (vector) => {
+  it.each(signing.negative)("Signing requests: rejects the mistake of negative vector with 401, accepts the correct signature: $name", async (vector) => {
     const options = vectorOptions(vector);
     const mistaken = await verifySignedRequest(vectorRequest(vector, vector.signature), options);
     expect(mistaken).toMatchObject({ ok: false, status: 401, body: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
@@ -45,7 +45,7 @@ describe("verifySignedRequest against spec/test-vectors/signing.json (openssl-ma
     expect(correct.ok).toBe(true);
   });
 
-  it("§5.3 every positive vector goes through the whole pipeline: valid bodies -> verified, invalid -> 400 after verification", async () => {
+  it("Signing requests: every positive vector goes through the whole pipeline: valid bodies -> verified, invalid -> 400 after verification", async () => {
     for (const vector of signing.positive) {
       const result = await createRequestVerifier(vectorOptions(vector)).verify(vectorRequest(vector, vector.signature));
       if (vector.body === "{}") expect(result, vector.name).toMatchObject({ ok: false, status: 400, body: { error: { code: "REQUEST_INVALID" } } });
@@ -62,11 +62,11 @@ describe("verifySignedRequest: order of checks and what each costs", () => {
   };
 
   it.each([
-    { rule: "§5.1 a missing header", wire: () => ({ ...signedRequest({ path: UPSERT, body: "{}" }), headers: [] }), status: 400 },
-    { rule: "§5.1 timestamp in milliseconds", wire: () => signedRequest({ path: UPSERT, body: "{}", timestamp: `${NOW_SECONDS}000` }), status: 401 },
-    { rule: "§5.3 timestamp out of the skew window", wire: () => signedRequest({ path: UPSERT, body: "{}", timestamp: String(NOW_SECONDS - 3600) }), status: 401 },
-    { rule: "§5.1 malformed signature", wire: () => withHeader(signedRequest({ path: UPSERT, body: "{}" }), "X-Signature", "A".repeat(64)), status: 401 },
-    { rule: "§4 non-canonical path", wire: () => signedRequest({ path: `${UPSERT}/`, body: "{}" }), status: 401 },
+    { rule: "Signing requests: a missing header", wire: () => ({ ...signedRequest({ path: UPSERT, body: "{}" }), headers: [] }), status: 400 },
+    { rule: "Signing requests: timestamp in milliseconds", wire: () => signedRequest({ path: UPSERT, body: "{}", timestamp: `${NOW_SECONDS}000` }), status: 401 },
+    { rule: "Signing requests: timestamp out of the skew window", wire: () => signedRequest({ path: UPSERT, body: "{}", timestamp: String(NOW_SECONDS - 3600) }), status: 401 },
+    { rule: "Signing requests: malformed signature", wire: () => withHeader(signedRequest({ path: UPSERT, body: "{}" }), "X-Signature", "A".repeat(64)), status: 401 },
+    { rule: "Conventions: non-canonical path", wire: () => signedRequest({ path: `${UPSERT}/`, body: "{}" }), status: 401 },
   ])("$rule is rejected ($status) without a key lookup or a nonce", async ({ wire, status }) => {
     const { options, lookup, consume } = spied();
     const result = await verifySignedRequest(incoming(wire()), options);
@@ -75,7 +75,7 @@ describe("verifySignedRequest: order of checks and what each costs", () => {
     expect(consume).not.toHaveBeenCalled();
   });
 
-  it("§5.3 a wrong signature costs a key lookup but no nonce", async () => {
+  it("Signing requests: a wrong signature costs a key lookup but no nonce", async () => {
     const { options, lookup, consume } = spied();
     const result = await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}", key: { apiKey: ACTIVE.apiKey, secret: "nope" } })), options);
     expect(result).toMatchObject({ ok: false, status: 401 });
@@ -83,13 +83,13 @@ describe("verifySignedRequest: order of checks and what each costs", () => {
     expect(consume).not.toHaveBeenCalled();
   });
 
-  it("§5.3 a suspended merchant's request consumes no nonce", async () => {
+  it("Signing requests: a suspended merchant's request consumes no nonce", async () => {
     const { options, consume } = spied();
     expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}", key: SUSPENDED })), options)).toMatchObject({ status: 403 });
     expect(consume).not.toHaveBeenCalled();
   });
 
-  it(`§5.3 §8 the nonce is kept twice the skew window: expiresAt = now + 2 × ${limits.clockSkewSeconds} s`, async () => {
+  it(`Signing requests, Limits: the nonce is kept twice the skew window: expiresAt = now + 2 × ${limits.clockSkewSeconds} s`, async () => {
     const { options, consume } = spied();
     const wire = signedRequest({ path: UPSERT, body: "{}" });
     expect((await verifySignedRequest(incoming(wire), options)).ok).toBe(true);
@@ -119,7 +119,7 @@ describe("verifySignedRequest: order of checks and what each costs", () => {
 });
 
 describe("verifySignedRequest: limits, options and dependencies", () => {
-  it(`§8 the default body limit is the spec's ${limits.maxBodyBytes} bytes`, async () => {
+  it(`Limits: the default body limit is the spec's ${limits.maxBodyBytes} bytes`, async () => {
     const padded = (size: number) => `{}${" ".repeat(size - 2)}`;
     const options = createTestOptions({ limits: {} });
     const atLimit = await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: padded(limits.maxBodyBytes) })), options);
@@ -128,7 +128,7 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     expect(over).toMatchObject({ ok: false, status: 400, body: { error: { code: "REQUEST_INVALID" } } });
   });
 
-  it("§8 a deployer-configured skew window is honoured in both directions", async () => {
+  it("Limits: a deployer-configured skew window is honoured in both directions", async () => {
     const options = createTestOptions({ limits: { clockSkewSeconds: 60 } });
     for (const [offset, ok] of [[-60, true], [-61, false], [60, true], [61, false]] as const) {
       const result = await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}", timestamp: String(NOW_SECONDS + offset) })), options);
@@ -147,7 +147,7 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     expect(() => createRequestVerifier(createTestOptions(options as Partial<SignedRequestOptions>))).toThrow();
   });
 
-  it("§7.1 a failing lookupKey -> 503, reported to onError with its source", async () => {
+  it("Errors and retries: a failing lookupKey -> 503, reported to onError with its source", async () => {
     const onError = vi.fn();
     const failure = new Error("db down");
     const options = createTestOptions({ lookupKey: async () => Promise.reject(failure), onError });
@@ -156,7 +156,7 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     expect(onError).toHaveBeenCalledWith(failure, "lookupKey");
   });
 
-  it("§7.1 a lookupKey that throws synchronously -> 503", async () => {
+  it("Errors and retries: a lookupKey that throws synchronously -> 503", async () => {
     const options = createTestOptions({
       lookupKey: () => {
         throw new Error("boom");
@@ -165,19 +165,19 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({ status: 503 });
   });
 
-  it("§7.1 a key record without a secret is a broken dependency -> 503, not 500 or 401", async () => {
+  it("Errors and retries: a key record without a secret is a broken dependency -> 503, not 500 or 401", async () => {
     const options = createTestOptions({ lookupKey: async () => ({ secret: "", merchantId: "m", status: "ACTIVE" }) });
     expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({ status: 503 });
   });
 
-  it("§7.1 a failing nonce store -> 503 AUTH_DEPENDENCY_UNAVAILABLE", async () => {
+  it("Errors and retries: a failing nonce store -> 503 AUTH_DEPENDENCY_UNAVAILABLE", async () => {
     const onError = vi.fn();
     const options = createTestOptions({ nonceStore: { consume: async () => Promise.reject(new Error("redis down")) }, onError });
     expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({ status: 503, body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } } });
     expect(onError).toHaveBeenCalledWith(expect.any(Error), "nonceStore");
   });
 
-  it("design §3 behind a proxy that keeps a base path: the full received path is matched and signed", async () => {
+  it("behind a proxy that keeps a base path: the full received path is matched and signed", async () => {
     const options = createTestOptions({ basePath: "/webinar" });
     const prefixed = await verifySignedRequest(incoming(signedRequest({ path: `/webinar${UPSERT}`, body: "{}" })), options);
     expect(prefixed).toMatchObject({ ok: true, operationId: "upsertViewer" });
@@ -207,7 +207,7 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{32}$/);
   });
 
-  it("§5.1 a Web Headers with a repeated signature header (joined with ', ') -> 400", async () => {
+  it("Signing requests: a Web Headers with a repeated signature header (joined with ', ') -> 400", async () => {
     const wire = signedRequest({ path: UPSERT, body: "{}" });
     const headers = new Headers(wire.headers);
     headers.append("X-Timestamp", String(NOW_SECONDS));
@@ -215,17 +215,17 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     expect(result).toMatchObject({ ok: false, status: 400, body: { error: { code: "REQUEST_INVALID" } } });
   });
 
-  it("§5.3 an explicit origin field is checked like the Origin header", async () => {
+  it("Signing requests: an explicit origin field is checked like the Origin header", async () => {
     const result = await verifySignedRequest({ ...incoming(signedRequest({ path: UPSERT, body: "{}" })), origin: "https://evil.example" }, createTestOptions());
     expect(result).toMatchObject({ ok: false, status: 403, body: { error: { code: "ORIGIN_FORBIDDEN" } } });
   });
 
-  it("§5.3 without allowedOrigins every browser origin is forbidden", async () => {
+  it("Signing requests: without allowedOrigins every browser origin is forbidden", async () => {
     const wire = withHeader(signedRequest({ path: UPSERT, body: "{}" }), "Origin", "https://docs.example.com");
     expect(await verifySignedRequest(incoming(wire), createTestOptions({ allowedOrigins: [] }))).toMatchObject({ status: 403 });
   });
 
-  it("§5.3 a verified request sent again through verifySignedRequest -> 409 OPEN_API_REPLAYED", async () => {
+  it("Signing requests: a verified request sent again through verifySignedRequest -> 409 OPEN_API_REPLAYED", async () => {
     const options = createTestOptions();
     const wire = signedRequest({ path: UPSERT, body: "{}" });
     expect((await verifySignedRequest(incoming(wire), options)).ok).toBe(true);

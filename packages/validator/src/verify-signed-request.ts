@@ -1,15 +1,16 @@
 /**
- * The signed-request check of spec §5, framework-neutral: origin, path, method, signature headers, content type
- * and encoding, body size, timestamp, key, signature, merchant status and nonce, in that order. Cheap checks
- * that need no secret come first, so a malformed or unauthenticated request costs neither a key lookup nor a
- * nonce; the nonce is consumed only after the signature verifies, so a forged request cannot burn a client's
- * nonce. Every answer carries a request id; statuses come from the spec's error catalog, except 404 and 405,
- * which the spec's "Errors and retries" guide gives to routing (both with the code `REQUEST_INVALID`).
+ * The signed-request check of the spec's "Signing requests" guide, framework-neutral: origin, path, method,
+ * signature headers, content type and encoding, body size, timestamp, key, signature, merchant status and nonce,
+ * in that order. Cheap checks that need no secret come first, so a malformed or unauthenticated request costs
+ * neither a key lookup nor a nonce; the nonce is consumed only after the signature verifies, so a forged request
+ * cannot burn a client's nonce. Every answer carries a request id; statuses come from the spec's error catalog,
+ * except 404 and 405, which the spec's "Errors and retries" guide gives to routing (both with the code
+ * `REQUEST_INVALID`).
  */
 import { limits as specLimits, operations, type ErrorCode, type ErrorEnvelope, type OperationId } from "@org/webinar-types";
 import { bodyHash, canonicalString, isUnixSeconds, isValidNonce, isWellFormedSignature, verify } from "@org/webinar-signing";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
-import { defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
+import { ANSWER_HEADERS, defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import type { NonceStore } from "./nonce-store";
 import { headerValues, singleHeader, type HeaderProblem, type RequestHeaders } from "./request-headers";
 import { createOperationPathMatcher } from "./request-path";
@@ -37,7 +38,7 @@ export interface IncomingRequest {
 
 /** What `lookupKey` knows about an API key. Unknown and revoked keys are `undefined`. */
 export interface ApiKeyRecord {
-  /** The key's secret as stored: raw text, used as the HMAC key's UTF-8 bytes (§5.2). */
+  /** The key's secret as stored: raw text, used as the HMAC key's UTF-8 bytes ("Signing requests"). */
   secret: string;
   /** The merchant the key belongs to. */
   merchantId: string;
@@ -59,7 +60,7 @@ export interface SignedRequestOptions {
   nonceStore: NonceStore;
   /** Clock in epoch milliseconds; default `Date.now`. */
   now?: () => number;
-  /** Deployer-configurable limits (spec §8); defaults from the spec's `x-limits`. */
+  /** Deployer-configurable limits (the spec's "Limits" guide); defaults from the spec's `x-limits`. */
   limits?: { clockSkewSeconds?: number; maxBodyBytes?: number };
   /** Browser origins allowed to call the API (exact serialized origins); default none. */
   allowedOrigins?: readonly string[];
@@ -102,7 +103,7 @@ const pathOf = (operationId: OperationId): string => operations[operationId].pat
 
 const CHARSET_PARAMETER = /^charset\s*=\s*(?:"utf-8"|utf-8)$/i;
 
-/** Whether a Content-Type is `application/json`, optionally with `charset=utf-8` (§5.1). */
+/** Whether a Content-Type is `application/json`, optionally with `charset=utf-8` ("Signing requests"). */
 function isJsonContentType(value: string): boolean {
   if (value === "application/json" || value === "application/json; charset=utf-8") return true;
   const [mediaType = "", ...parameters] = value.split(";");
@@ -167,7 +168,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     const requestId = createRequestId();
     let headers: Record<string, string> = { "X-Request-Id": requestId };
 
-    // §5.3 cross-origin: a browser origin must be allowed; server-to-server calls send no Origin.
+    // ORIGIN_FORBIDDEN: a browser origin must be allowed; server-to-server calls send no Origin.
     const origins = request.origin === undefined ? headerValues(request.headers, "origin") : [request.origin];
     const origin = origins[0];
     if (origin !== undefined) {
@@ -175,7 +176,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
       headers = { ...headers, ...cors.responseHeaders(origin) };
     }
 
-    // §4 path exactly as given; the spec's "Errors and retries" guide: no operation -> 404, not POST -> 405.
+    // Paths exactly as given (the spec's conventions); "Errors and retries": no operation -> 404, not POST -> 405.
     const path = matchOperationPath(request.rawPath);
     if (path.kind === "unknown") return rejection(requestId, headers, "REQUEST_INVALID", "no operation at this path", 404);
     if (path.kind === "nonCanonical") {
@@ -183,11 +184,11 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
       return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", `the request path is not canonical: send exactly ${expected} (no query string, trailing slash, percent-encoding or other letter case)`);
     }
     if (origin !== undefined && cors !== undefined && request.method === "OPTIONS" && headerValues(request.headers, "access-control-request-method").length > 0) {
-      return { ok: false, status: 204, body: null, headers: { ...headers, ...cors.preflightHeaders(origin) } };
+      return { ok: false, status: 204, body: null, headers: { ...ANSWER_HEADERS, ...headers, ...cors.preflightHeaders(origin) } };
     }
     if (request.method !== "POST") return rejection(requestId, headers, "REQUEST_INVALID", "method not allowed: every operation is POST", 405, METHOD_NOT_ALLOWED_HEADERS);
 
-    // §5.1 each signature header exactly once, and a well-formed nonce.
+    // "Signing requests": each signature header exactly once, and a well-formed nonce.
     const apiKey = singleHeader(request.headers, "x-api-key");
     if (typeof apiKey !== "string") return headerProblem(requestId, headers, "X-API-Key", apiKey);
     const timestamp = singleHeader(request.headers, "x-timestamp");
@@ -198,7 +199,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     if (typeof signature !== "string") return headerProblem(requestId, headers, "X-Signature", signature);
     if (!isValidNonce(nonce)) return rejection(requestId, headers, "REQUEST_INVALID", "X-Nonce must be 16-128 characters of A-Z a-z 0-9 _ -");
 
-    // §5.1 a JSON body, not compressed, within the size limit (§7.1, §8).
+    // "Signing requests": a JSON body, not compressed; "Limits": within the size limit.
     const contentType = singleHeader(request.headers, "content-type");
     if (typeof contentType !== "string" || !isJsonContentType(contentType)) return rejection(requestId, headers, "REQUEST_INVALID", "Content-Type must be application/json");
     if (!isIdentityEncoding(headerValues(request.headers, "content-encoding"))) {
@@ -207,7 +208,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     const body = typeof request.body === "function" ? await request.body(maxBodyBytes) : request.body;
     if (body === undefined || body.byteLength > maxBodyBytes) return rejection(requestId, headers, "REQUEST_INVALID", `the request body exceeds ${maxBodyBytes} bytes`);
 
-    // §5.1, §5.3 timestamp in seconds, within the skew window in both directions; a well-formed signature.
+    // "Signing requests": timestamp in seconds, within the skew window in both directions; a well-formed signature.
     if (!isUnixSeconds(timestamp)) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Timestamp must be Unix time in seconds as a decimal string (not milliseconds)");
     const nowMs = now();
     if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > clockSkewSeconds) {
@@ -215,7 +216,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     }
     if (!isWellFormedSignature(signature)) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Signature must be 64 lowercase hex characters");
 
-    // §5.3 the key, then the signature over the received path and body bytes (constant-time comparison).
+    // The key, then the signature over the received path and body bytes (constant-time comparison).
     let key: ApiKeyRecord | undefined;
     try {
       key = await lookupKey(apiKey);
@@ -227,11 +228,10 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     if (typeof key.secret !== "string" || key.secret === "" || typeof key.merchantId !== "string" || (key.status !== "ACTIVE" && key.status !== "SUSPENDED")) {
       return unavailable(requestId, headers, new TypeError("lookupKey returned a record without a secret, merchantId or valid status"), "lookupKey");
     }
-    const receivedBodyHash = await bodyHash(body);
     let canonical: string;
     try {
       // The path as received, which is exactly the operation path (after basePath): the client signs its real path.
-      canonical = canonicalString({ apiKey, method: "POST", path: request.rawPath, timestamp, nonce, bodyHash: receivedBodyHash });
+      canonical = canonicalString({ apiKey, method: "POST", path: request.rawPath, timestamp, nonce, bodyHash: await bodyHash(body) });
     } catch {
       return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
     }
@@ -239,7 +239,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
 
     if (key.status === "SUSPENDED") return rejection(requestId, headers, "TENANT_SUSPENDED", "the merchant is suspended");
 
-    // §5.3 replay: consumed only now that the signature verified, atomically, kept twice the skew window.
+    // OPEN_API_REPLAYED: consumed only now that the signature verified, atomically, kept twice the skew window.
     let firstUse: boolean;
     try {
       firstUse = await nonceStore.consume(apiKey, nonce, nowMs + nonceRetentionMs);
@@ -255,7 +255,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
 const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
 
 /**
- * Verifies a signed request (spec §5, §7, §8) without parsing its body. The options are validated on first use
+ * Verifies a signed request (the spec's "Signing requests", "Errors and retries" and "Limits") without parsing its body. The options are validated on first use
  * and remembered for the same options object, so pass the same object every time.
  *
  * | Check | Answer |

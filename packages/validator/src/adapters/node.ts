@@ -1,75 +1,71 @@
 /**
- * node:http adapter: verifies a request straight from `http.createServer`, reading `req.url` raw and
- * `req.headersDistinct` (repeated headers stay visible; `req.headers` would drop or join them).
- */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { adapterFailure, toRequestVerifier, type RequestVerifier, type RequestVerifierOptions, type VerifiedRequest } from "../request-verifier";
-import type { IncomingRequest, RequestRejection } from "../verify-signed-request";
-import { readNodeBody } from "./node-body";
-
-/**
- * The framework-neutral request of a Node `IncomingMessage`; the body is read only when the headers pass.
- * @internal
- */
-export function incomingNodeRequest(req: IncomingMessage, rawPath: string | undefined = req.url): IncomingRequest {
-  return {
-    method: req.method ?? "",
-    rawPath: rawPath ?? "",
-    headers: req.headersDistinct,
-    body: (maxBytes) => readNodeBody(req, maxBytes),
-  };
-}
-
-/**
- * Writes a rejection (or a preflight answer) to a Node response. When the request body was not read to its end
- * (refused before reading, or over the limit) the connection is closed instead of kept alive.
+ * `@org/webinar-validator/node`: a request handler for node:http and Connect-style servers (Connect, Polka, a
+ * bare `http.createServer`). It reads the request target as received (`req.url`, or `originalUrl` under a mount
+ * point), every header value (`headersDistinct`) and the raw body itself.
  *
  * @example
- * const result = await verifier.verify({ method: req.method!, rawPath: req.url!, headers: req.headersDistinct, body });
- * if (!result.ok) return writeNodeRejection(req, res, result);
- */
-export function writeNodeRejection(req: IncomingMessage, res: ServerResponse, rejection: RequestRejection): void {
-  const headers: Record<string, string | number> = { ...rejection.headers };
-  if (!req.complete) headers.Connection = "close";
-  if (rejection.body === null) {
-    res.writeHead(rejection.status, headers).end();
-    return;
-  }
-  const json = JSON.stringify(rejection.body);
-  headers["Content-Length"] = Buffer.byteLength(json);
-  res.writeHead(rejection.status, headers).end(json);
-}
-
-/**
- * Verifies a node:http request. On success returns the verified request (the success headers, `X-Request-Id`
- * and CORS, are already set on `res`); otherwise writes the error envelope with its status and returns
- * `undefined`.
+ * import { createServer } from "node:http";
+ * import { webinarNode } from "@org/webinar-validator/node";
  *
- * @example
- * const verifier = createRequestVerifier({ lookupKey, nonceStore: createMemoryNonceStore() });
- * http.createServer(async (req, res) => {
- *   const webinar = await verifyNodeRequest(req, res, verifier);
- *   if (webinar === undefined) return; // answered already
+ * const webinar = webinarNode(verifier);
+ * createServer(async (req, res) => {
+ *   const verified = await webinar(req, res);
+ *   if (verified === undefined) return; // answered already
  *   res.setHeader("Content-Type", "application/json");
- *   res.end(JSON.stringify({ requestId: webinar.requestId, data: await handle(webinar) }));
+ *   res.end(JSON.stringify({ requestId: verified.requestId, data: await handle(verified) }));
  * }).listen(8080);
  */
-export async function verifyNodeRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  verifier: RequestVerifier | RequestVerifierOptions,
-): Promise<VerifiedRequest | undefined> {
-  const pipeline = toRequestVerifier(verifier);
-  let result: VerifiedRequest | RequestRejection;
-  try {
-    result = await pipeline.verify(incomingNodeRequest(req, (req as { originalUrl?: string }).originalUrl ?? req.url));
-  } catch (error) {
-    result = adapterFailure(pipeline, error);
-  }
-  if (!result.ok) {
-    if (!res.headersSent) writeNodeRejection(req, res, result);
-    return undefined;
-  }
-  for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
-  return result;
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
+import { readNodeBody } from "./node-body";
+import { nodeRequestTarget, verifyNodeRequest, type NodeRequest } from "./node-request";
+
+export { readNodeBody } from "./node-body";
+export type { NodeBodyStream } from "./node-body";
+
+/** A Node request after {@link webinarNode} verified it. */
+export interface WebinarIncomingMessage extends IncomingMessage {
+  /** The target before a Connect or Express mount point was cut from `url`. */
+  originalUrl?: string | undefined;
+  /** Set for a verified request: merchant, operation, validated body, request id. */
+  webinar?: VerifiedRequest;
+}
+
+/**
+ * The handler of {@link webinarNode}. Resolves the verified request, or `undefined` when it answered the request
+ * itself (a rejection, a preflight) or handed it on with `next()`.
+ */
+export type WebinarNodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<VerifiedRequest | undefined>;
+
+/**
+ * A `(req, res, next?)` handler verifying the four Open API operations.
+ *
+ * - On an operation path (and its non-canonical variants, answered 401 `OPEN_API_UNAUTHORIZED`) it verifies the
+ *   request. A rejected request is answered here: the error envelope, its status, `X-Request-Id`. A verified one
+ *   gets `req.webinar`, the success headers on `res`, and `next()` (Connect) or the resolved value (node:http).
+ * - Any other path: with `next`, the request is handed on untouched (body unread); without `next` (the handler is
+ *   the whole server) it is answered 404 `REQUEST_INVALID`.
+ *
+ * @example
+ * // Connect
+ * const app = connect();
+ * app.use(webinarNode(verifier));
+ * app.use("/api/v1/open/viewers/upsert", (req: WebinarIncomingMessage, res) => {
+ *   res.setHeader("Content-Type", "application/json");
+ *   res.end(JSON.stringify({ requestId: req.webinar!.requestId, data: upsertViewer(req.webinar!) }));
+ * });
+ */
+export function webinarNode(verifier: RequestVerifier): WebinarNodeHandler {
+  assertRequestVerifier(verifier, "webinarNode");
+  return async function webinarNodeHandler(req: NodeRequest & WebinarIncomingMessage, res, next) {
+    if (next !== undefined && !verifier.handlesPath(nodeRequestTarget(req))) {
+      next();
+      return undefined;
+    }
+    const verified = await verifyNodeRequest(verifier, req, res, (maxBytes) => readNodeBody(req, maxBytes));
+    if (verified === undefined) return undefined;
+    req.webinar = verified;
+    next?.();
+    return verified;
+  };
 }

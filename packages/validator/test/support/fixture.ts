@@ -63,7 +63,7 @@ export function createTestOptions(overrides: Partial<RequestVerifierOptions> = {
   } as RequestVerifierOptions & { nonceStore: ReturnType<typeof createTestNonceStore> };
 }
 
-/** 32 hex characters of 16 random bytes, the nonce form spec §5.1 recommends. */
+/** 32 hex characters of 16 random bytes, the nonce form "Signing requests" recommends. */
 export const freshNonce = () => randomBytes(16).toString("hex");
 
 /** A request as sent on the wire: method, request target, header pairs (repeats allowed), body bytes. */
@@ -88,21 +88,21 @@ export interface SignOptions {
   method?: string;
 }
 
-// Hash and HMAC straight from node:crypto, independently of the signing package under test.
-const bodyHashSync = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
-const signSync = (secret: string, canonical: string) => createHmac("sha256", secret).update(canonical, "utf8").digest("hex");
-
-/** Signs like a correct client (spec §5.2), unless told to make one mistake. */
+/**
+ * Signs like a correct client, with node:crypto straight from the algorithm of "Signing requests" (SHA-256 of the
+ * body, HMAC-SHA256 of the canonical string keyed with the secret's UTF-8 bytes), unless told to make one mistake.
+ */
 export function signedRequest(options: SignOptions): WireRequest {
   const { apiKey, secret } = options.key ?? ACTIVE;
   const body = typeof options.body === "string" ? new TextEncoder().encode(options.body) : options.body;
   const signedBody = options.signedBody === undefined ? body : options.signedBody;
   const timestamp = options.timestamp ?? String(NOW_SECONDS);
   const nonce = options.nonce ?? freshNonce();
-  const canonical = canonicalString({ apiKey, path: options.signedPath ?? options.path, timestamp, nonce, bodyHash: bodyHashSync(signedBody) });
+  const bodyHash = createHash("sha256").update(signedBody).digest("hex");
+  const canonical = canonicalString({ apiKey, path: options.signedPath ?? options.path, timestamp, nonce, bodyHash });
   const headers: Array<[string, string]> = [];
   if (options.contentType !== null) headers.push(["Content-Type", options.contentType ?? "application/json"]);
-  headers.push(["X-API-Key", apiKey], ["X-Timestamp", timestamp], ["X-Nonce", nonce], ["X-Signature", signSync(secret, canonical)]);
+  headers.push(["X-API-Key", apiKey], ["X-Timestamp", timestamp], ["X-Nonce", nonce], ["X-Signature", createHmac("sha256", secret).update(canonical).digest("hex")]);
   return { method: options.method ?? "POST", path: options.path, headers, body };
 }
 

@@ -1,7 +1,8 @@
 /**
- * Ways to send a wire request and observe the answer: straight into the core verifier, and over real HTTP to
- * 127.0.0.1 into an app of each framework with the adapter mounted the way the README shows. Every app's
- * handler answers `{ requestId, data: { merchantId, operationId, body } }`, so the tests see what the handler got.
+ * Ways to send a wire request and observe the answer: straight into the verifier, and into an app of each
+ * framework built the way its getting-started page builds one, with the app's own routes and body parser beside
+ * the adapter. Every app's operation handlers answer `{ requestId, data: { merchantId, operationId, body } }`, so
+ * the tests see what the handler got.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -11,44 +12,67 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { serve, type HttpBindings } from "@hono/node-server";
-import { operations } from "@org/webinar-types";
-import {
-  createRequestVerifier,
-  verifyNodeRequest,
-  verifyWebRequest,
-  webinarExpress,
-  webinarFastify,
-  type RequestVerifierOptions,
-  type VerifiedRequest,
-} from "../../src/index";
-import express from "express";
-import Fastify from "fastify";
-import { Hono } from "hono";
-import { echo } from "./echo";
+import { serve } from "@hono/node-server";
+import connect from "connect";
+import express, { type Express } from "express";
+import Fastify, { type FastifyInstance } from "fastify";
+import { webinarExpress } from "../../src/adapters/express";
+import { webinarFastify } from "../../src/adapters/fastify";
+import { webinarNode, type WebinarIncomingMessage } from "../../src/adapters/node";
+import { createRequestVerifier, type RequestVerifierOptions } from "../../src/index";
+import { echo, operationPaths } from "./echo";
 import type { WireRequest } from "./fixture";
+import { createHonoApp } from "./hono-app";
+import { toWebRequest } from "./web-request";
 import type { ObservedResponse } from "./request-matrix";
-
-declare module "fastify" {
-  interface FastifyRequest {
-    webinar?: VerifiedRequest | null;
-  }
-}
 
 export interface Runner {
   send(request: WireRequest): Promise<ObservedResponse>;
   close(): Promise<void>;
+  /** An adapter in an app hands a path that is no operation to the app; the verifier alone answers it 404. */
+  handsOtherPathsToApp: boolean;
 }
 
-const paths = Object.values(operations).map((operation) => operation.path);
 const lowercased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
-/** The core pipeline, no HTTP: what every adapter must reproduce. */
+/** What a Web `Response` says, as a runner reports it. */
+export async function observe(response: Response): Promise<ObservedResponse> {
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  return { status: response.status, headers, json: parseJson(text) };
+}
+
+function parseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { unparsed: text };
+  }
+}
+
+/** The verifier with a request already taken apart (the form the Node adapters hand it). */
 export function coreRunner(options: RequestVerifierOptions): Runner {
   const verifier = createRequestVerifier(options);
   return {
+    handsOtherPathsToApp: false,
     async send(request) {
       const result = await verifier.verify({ method: request.method, rawPath: request.path, headers: request.headers, body: request.body });
+      if (result.ok) return { status: 200, headers: lowercased(result.headers), json: echo(result) };
+      return { status: result.status, headers: lowercased(result.headers), json: result.body ?? undefined };
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The verifier with a Web `Request` and the target as received, as a server that exposes it passes it. */
+export function webRequestRunner(options: RequestVerifierOptions): Runner {
+  const verifier = createRequestVerifier(options);
+  return {
+    handsOtherPathsToApp: false,
+    async send(request) {
+      const result = await verifier.verify(toWebRequest(request), { rawPath: request.path });
       if (result.ok) return { status: 200, headers: lowercased(result.headers), json: echo(result) };
       return { status: result.status, headers: lowercased(result.headers), json: result.body ?? undefined };
     },
@@ -67,18 +91,9 @@ export function sendOverHttp(port: number, request: WireRequest): Promise<Observ
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", reject);
       response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
-        let json: unknown;
-        if (text !== "") {
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = { unparsed: text };
-          }
-        }
-        resolve({ status: response.statusCode ?? 0, headers, json });
+        resolve({ status: response.statusCode ?? 0, headers, json: parseJson(Buffer.concat(chunks).toString("utf8")) });
       });
     });
     outgoing.on("error", reject);
@@ -86,81 +101,129 @@ export function sendOverHttp(port: number, request: WireRequest): Promise<Observ
   });
 }
 
-function listening(server: Server): Promise<number> {
+export function listening(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
   });
 }
 
-const closing = (server: Server) =>
+export const closing = (server: Server) =>
   new Promise<void>((resolve, reject) => {
     server.closeAllConnections();
     server.close((error) => (error ? reject(error) : resolve()));
   });
 
-const httpRunner = (port: number, close: () => Promise<void>): Runner => ({ send: (request) => sendOverHttp(port, request), close });
+const overHttp = (server: Server, handsOtherPathsToApp: boolean) =>
+  listening(server).then((port): Runner => ({ handsOtherPathsToApp, send: (request) => sendOverHttp(port, request), close: () => closing(server) }));
 
-/** node:http with `verifyNodeRequest`. */
-export async function nodeRunner(options: RequestVerifierOptions): Promise<Runner> {
-  const verifier = createRequestVerifier(options);
+const sendJson = (res: import("node:http").ServerResponse, value: unknown) => {
+  res.setHeader("Content-Type", "application/json");
+  res.end(JSON.stringify(value));
+};
+
+/** node:http with `webinarNode` as the whole server (no `next`): other paths are its 404. */
+export function nodeRunner(options: RequestVerifierOptions): Promise<Runner> {
+  const webinar = webinarNode(createRequestVerifier(options));
   const server = createServer(async (req, res) => {
-    const webinar = await verifyNodeRequest(req, res, verifier);
-    if (webinar === undefined) return;
-    res.setHeader("Content-Type", "application/json");
-    res.end(JSON.stringify(echo(webinar)));
+    const verified = await webinar(req, res);
+    if (verified !== undefined) sendJson(res, echo(verified));
   });
-  const port = await listening(server);
-  return httpRunner(port, () => closing(server));
+  return overHttp(server, false);
 }
 
-/** Express 5 with `webinarExpress` and no body parser. */
-export async function expressRunner(options: RequestVerifierOptions): Promise<Runner> {
+/** Connect, as its README builds an app, with `webinarNode` and the app's own route beside it. */
+export function connectRunner(options: RequestVerifierOptions): Promise<Runner> {
+  const app = connect();
+  app.use(webinarNode(createRequestVerifier(options)));
+  app.use("/hello", (_req, res) => sendJson(res, { hello: "world" }));
+  for (const path of operationPaths) app.use(path, (req: WebinarIncomingMessage, res) => sendJson(res, echo(req.webinar!)));
+  return overHttp(createServer(app), true);
+}
+
+/** Express 5 as its hello-world page builds it, plus `express.json()` and the app's own routes. */
+export function createExpressApp(options: RequestVerifierOptions): Express {
   const app = express();
   app.use(webinarExpress(createRequestVerifier(options)));
-  for (const path of paths) app.post(path, (req, res) => void res.json(echo(req.webinar!)));
-  const server = createServer(app);
-  const port = await listening(server);
-  return httpRunner(port, () => closing(server));
+  app.use(express.json());
+  app.get("/hello", (_req, res) => void res.send("Hello World!"));
+  app.post("/other", (req, res) => void res.json({ received: req.body as unknown }));
+  for (const path of operationPaths) app.post(path, (req, res) => void res.json(echo(req.webinar!)));
+  return app;
 }
 
-/** Fastify 5 with the `webinarFastify` plugin. */
-export async function fastifyRunner(options: RequestVerifierOptions): Promise<Runner> {
+export function expressRunner(options: RequestVerifierOptions): Promise<Runner> {
+  return overHttp(createServer(createExpressApp(options)), true);
+}
+
+/** Fastify 5 as its getting-started page builds it, with the plugin and the app's own JSON route. */
+export async function createFastifyApp(options: RequestVerifierOptions): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(webinarFastify(createRequestVerifier(options)));
-  for (const path of paths) app.post(path, async (request) => echo(request.webinar!));
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const port = (app.server.address() as AddressInfo).port;
-  return httpRunner(port, async () => {
-    app.server.closeAllConnections();
-    await app.close();
-  });
+  app.get("/", async () => ({ hello: "world" }));
+  app.post("/other", async (request) => ({ received: request.body }));
+  for (const path of operationPaths) app.post(path, async (request) => echo(request.webinar!));
+  return app;
 }
 
-/** Hono on @hono/node-server with `verifyWebRequest` (the raw request target from the Node request). */
+export async function fastifyRunner(options: RequestVerifierOptions): Promise<Runner> {
+  const app = await createFastifyApp(options);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    handsOtherPathsToApp: true,
+    send: (request) => sendOverHttp(port, request),
+    async close() {
+      app.server.closeAllConnections();
+      await app.close();
+    },
+  };
+}
+
+/** The same Fastify app through `app.inject()` (light-my-request), no socket. */
+export async function fastifyInjectRunner(options: RequestVerifierOptions): Promise<Runner> {
+  const app = await createFastifyApp(options);
+  return {
+    handsOtherPathsToApp: true,
+    async send(request) {
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of request.headers) {
+        const previous = headers[name.toLowerCase()];
+        headers[name.toLowerCase()] = previous === undefined ? value : [...[previous].flat(), value];
+      }
+      const response = await app.inject({ method: request.method as "POST", url: request.path, headers, payload: Buffer.from(request.body) });
+      const observed: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) observed[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      return { status: response.statusCode, headers: observed, json: parseJson(response.body) };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** The Hono app on @hono/node-server (the raw target comes from `c.env.incoming.url`). */
 export async function honoRunner(options: RequestVerifierOptions): Promise<Runner> {
-  const verifier = createRequestVerifier(options);
-  const app = new Hono<{ Bindings: HttpBindings; Variables: { webinar: VerifiedRequest } }>();
-  app.use("*", async (c, next) => {
-    const verified = await verifyWebRequest(c.req.raw, verifier, { rawPath: c.env.incoming.url });
-    if (verified instanceof Response) return verified;
-    c.set("webinar", verified);
-    await next();
-    for (const [name, value] of Object.entries(verified.headers)) c.res.headers.set(name, value);
-    return undefined;
-  });
-  for (const path of paths) app.post(path, (c) => c.json(echo(c.get("webinar"))));
+  const app = createHonoApp(options);
   const server = await new Promise<Server>((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(started as Server));
   });
   const port = (server.address() as AddressInfo).port;
-  return httpRunner(port, () => closing(server));
+  return { handsOtherPathsToApp: true, send: (request) => sendOverHttp(port, request), close: () => closing(server) };
+}
+
+/** The Hono app through `app.request()`, as Hono's testing guide does: no server, only the `Request`'s URL. */
+export function honoRequestRunner(options: RequestVerifierOptions): Runner {
+  const app = createHonoApp(options);
+  return {
+    handsOtherPathsToApp: true,
+    send: async (request) => observe(await app.request(toWebRequest(request))),
+    close: async () => undefined,
+  };
 }
 
 /**
- * `verifyWebRequest` on `Bun.serve` in a Bun process (test/support/bun-server.ts): the Web adapter on a runtime
- * other than Node. That process builds the same test options itself (functions cannot cross processes), so
- * `options` is not used.
+ * The Hono app on `Bun.serve` in a Bun process (test/support/bun-server.ts): the middleware on a runtime other
+ * than Node. That process builds the same test options itself (functions cannot cross processes), so `options` is
+ * not used.
  */
 export async function bunRunner(): Promise<Runner> {
   const bun = join(dirname(createRequire(import.meta.url).resolve("bun/package.json")), "bin", "bun.exe");
@@ -170,18 +233,26 @@ export async function bunRunner(): Promise<Runner> {
   if (line === undefined) throw new Error("the Bun test server exited before listening");
   const { port, bun: version } = JSON.parse(line) as { port: number; bun?: string };
   if (version === undefined) throw new Error("the Bun test server did not run on Bun");
-  return httpRunner(port, async () => {
-    child.kill();
-    await exited;
-  });
+  return {
+    handsOtherPathsToApp: true,
+    send: (request) => sendOverHttp(port, request),
+    async close() {
+      child.kill();
+      await exited;
+    },
+  };
 }
 
 /** Every runner the matrix runs against, by name. */
 export const runnerFactories: ReadonlyArray<[string, (options: RequestVerifierOptions) => Runner | Promise<Runner>]> = [
-  ["core", coreRunner],
-  ["node:http adapter", nodeRunner],
-  ["Express adapter", expressRunner],
-  ["Fastify adapter", fastifyRunner],
-  ["Web adapter (Hono)", honoRunner],
-  ["Web adapter (Bun.serve on Bun)", bunRunner],
+  ["verifier (request taken apart)", coreRunner],
+  ["verifier (Web Request)", webRequestRunner],
+  ["node:http (webinarNode)", nodeRunner],
+  ["Connect (webinarNode)", connectRunner],
+  ["Express (webinarExpress)", expressRunner],
+  ["Fastify listen (webinarFastify)", fastifyRunner],
+  ["Fastify inject (webinarFastify)", fastifyInjectRunner],
+  ["Hono on @hono/node-server (webinarHono)", honoRunner],
+  ["Hono app.request (webinarHono)", honoRequestRunner],
+  ["Hono on Bun.serve (webinarHono)", bunRunner],
 ];

@@ -1,0 +1,73 @@
+/**
+ * `@org/webinar-validator/hono`: Hono middleware for the four Open API operations, made with Hono's own
+ * `createMiddleware`, so `c.get("webinar")` is typed. Web APIs only: it runs wherever Hono runs (Node with
+ * @hono/node-server, Bun, Deno, Workers) and under `app.request()` in tests.
+ *
+ * @example
+ * import { Hono } from "hono";
+ * import { webinarHono, type WebinarEnv } from "@org/webinar-validator/hono";
+ *
+ * const app = new Hono<WebinarEnv>();
+ * app.use(webinarHono(verifier));
+ * app.post("/api/v1/open/viewers/upsert", async (c) => {
+ *   const { merchantId, body, requestId } = c.get("webinar");
+ *   return c.json({ requestId, data: await upsertViewer(merchantId, body) });
+ * });
+ */
+import type { MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+import { assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
+import { requestTarget } from "../web-request";
+import { rejectionResponse } from "./web";
+
+/** The Hono environment the middleware provides: `c.get("webinar")` on the operations' routes. */
+export interface WebinarEnv {
+  Variables: {
+    /** The verified request: merchant, operation, validated and trimmed body, request id. */
+    webinar: VerifiedRequest;
+  };
+}
+
+/**
+ * The request target as received. @hono/node-server passes the Node request as `c.env.incoming`, whose `url` is
+ * the target before any parsing; elsewhere (Bun, Deno, Workers, `app.request()`) only the `Request`'s URL is there.
+ */
+function rawTargetOf(env: unknown, request: Request): string {
+  const url = (env as { incoming?: { url?: unknown } } | undefined)?.incoming?.url;
+  return typeof url === "string" ? url : requestTarget(request);
+}
+
+/**
+ * Puts the verified bytes where Hono keeps a body it has read, so `c.req.json()`, `text()` and `arrayBuffer()` still
+ * work after the middleware read the stream. Hono stores the promise of each read there (its type names the value).
+ */
+function cacheBody(bodyCache: object, rawBody: Uint8Array): void {
+  (bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(rawBody.slice().buffer);
+}
+
+/**
+ * Hono middleware verifying the four Open API operations; mount it with `app.use()`.
+ *
+ * - An operation path is verified before the handler: signature, nonce, then the body against the operation's
+ *   schema. A rejected request is answered here (error envelope, status, `X-Request-Id`); a verified one reaches
+ *   its handler with `c.get("webinar")`, and its answer gets `X-Request-Id` (and CORS headers). The handler can
+ *   still read the body as sent with `c.req.json()`, `c.req.text()` or `c.req.arrayBuffer()`.
+ * - A non-canonical variant of an operation path (other letter case, trailing slash, query string, encoding) is
+ *   answered 401 `OPEN_API_UNAUTHORIZED`; a method other than POST there 405 `REQUEST_INVALID` with
+ *   `Allow: POST`; a CORS preflight from an allowed origin 204.
+ * - Every other request goes to `next()` untouched.
+ */
+export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<WebinarEnv> {
+  assertRequestVerifier(verifier, "webinarHono");
+  return createMiddleware<WebinarEnv>(async (c, next) => {
+    const rawPath = rawTargetOf(c.env, c.req.raw);
+    if (!verifier.handlesPath(rawPath)) return next();
+    const result = await verifier.verify(c.req.raw, { rawPath });
+    if (!result.ok) return rejectionResponse(result);
+    cacheBody(c.req.bodyCache, result.rawBody);
+    c.set("webinar", result);
+    await next();
+    for (const [name, value] of Object.entries(result.headers)) c.header(name, value);
+    return undefined;
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * `@org/webinar-validator/nonce-store/postgres`: used nonces in a PostgreSQL table that every server process
+ * shares. One statement consumes a nonce: an insert that, on a conflict with a row already there, takes the row
+ * over only if it has expired. PostgreSQL runs it atomically, so of several requests with one nonce, on one process
+ * or many, exactly one wins.
+ *
+ * The client is anything with `query(text, values)` resolving `{ rows }`: a `pg.Pool` (or `pg.Client`), a PGlite
+ * instance, or a wrapper around another driver.
+ *
+ * @example
+ * import pg from "pg";
+ * import { createPostgresNonceStore } from "@org/webinar-validator/nonce-store/postgres";
+ *
+ * const nonceStore = createPostgresNonceStore({ client: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
+ * await nonceStore.ensureSchema(); // or run postgresNonceStoreSchema() in your migrations
+ * setInterval(() => void nonceStore.prune(), 60_000).unref();
+ */
+import type { NonceStore } from "../nonce-store";
+
+/** What the store needs of a PostgreSQL client: a parameterized query resolving the rows. */
+export interface PostgresQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Options of {@link createPostgresNonceStore}. */
+export interface PostgresNonceStoreOptions {
+  /** A `pg.Pool`, a `pg.Client`, a PGlite instance: anything with `query(text, values)` resolving `{ rows }`. */
+  client: PostgresQueryable;
+  /** The table, optionally schema-qualified (`webinar.nonces`); default `webinar_nonces`. */
+  table?: string;
+  /** Clock in epoch milliseconds, the same one the verifier uses; default `Date.now`. */
+  now?: () => number;
+}
+
+/** A {@link NonceStore} in PostgreSQL, with its table's schema and the removal of expired rows. */
+export interface PostgresNonceStore extends NonceStore {
+  /** Creates the table and its expiry index if they do not exist; safe to run from every process at start. */
+  ensureSchema(): Promise<void>;
+  /** Deletes the nonces that have expired; resolves how many. Run it now and then (every minute is plenty). */
+  prune(): Promise<number>;
+}
+
+const DEFAULT_TABLE = "webinar_nonces";
+const UNIQUE_VIOLATION = "23505";
+const TABLE_NAME = /^(?:[a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
+
+function checkedTable(table: string): string {
+  if (!TABLE_NAME.test(table)) throw new TypeError(`table must be a lowercase SQL name such as "webinar_nonces" or "webinar.nonces", got ${JSON.stringify(table)}`);
+  return table;
+}
+
+/**
+ * The statements that create the store's table and index (idempotent), for a migration tool; `ensureSchema()` runs
+ * the same. A nonce is kept per API key until `expires_at_ms` (epoch milliseconds).
+ *
+ * @example
+ * for (const statement of postgresNonceStoreSchema()) await migrations.run(statement);
+ */
+export function postgresNonceStoreSchema(table: string = DEFAULT_TABLE): string[] {
+  const name = checkedTable(table);
+  // An index lives in its table's schema, so its name is never qualified.
+  const indexName = `${name.slice(name.indexOf(".") + 1)}_expires_idx`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${name} (
+  api_key text NOT NULL,
+  nonce text NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  PRIMARY KEY (api_key, nonce)
+)`,
+    `CREATE INDEX IF NOT EXISTS ${indexName} ON ${name} (expires_at_ms)`,
+  ];
+}
+
+/**
+ * A {@link NonceStore} in PostgreSQL for several server processes (see the module's example). `consume` resolves
+ * `true` for a nonce not recorded (or recorded and expired) for that API key, `false` for a replay; a failing query
+ * rejects, which the verifier answers 503 `AUTH_DEPENDENCY_UNAVAILABLE`.
+ */
+export function createPostgresNonceStore(options: PostgresNonceStoreOptions): PostgresNonceStore {
+  const { client, now = Date.now } = options;
+  if (typeof client?.query !== "function") throw new TypeError("client must have a query(text, values) method, e.g. a pg.Pool or a PGlite instance");
+  const table = checkedTable(options.table ?? DEFAULT_TABLE);
+  // The row of an expired nonce is taken over, so a nonce is refused exactly while it is unexpired.
+  const consumeStatement = `INSERT INTO ${table} AS stored (api_key, nonce, expires_at_ms) VALUES ($1, $2, $3)
+ON CONFLICT (api_key, nonce) DO UPDATE SET expires_at_ms = excluded.expires_at_ms WHERE stored.expires_at_ms <= $4
+RETURNING 1 AS fresh`;
+  const pruneStatement = `WITH removed AS (DELETE FROM ${table} WHERE expires_at_ms <= $1 RETURNING 1) SELECT count(*)::int AS removed FROM removed`;
+  return {
+    async consume(apiKey, nonce, expiresAtMs) {
+      const { rows } = await client.query(consumeStatement, [apiKey, nonce, Math.ceil(expiresAtMs), now()]);
+      return rows.length === 1;
+    },
+    async ensureSchema() {
+      for (const statement of postgresNonceStoreSchema(table)) {
+        try {
+          await client.query(statement, []);
+        } catch (error) {
+          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one with a
+          // unique violation, raised once the winner committed, so the table or index is there.
+          if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        }
+      }
+    },
+    async prune() {
+      const { rows } = await client.query(pruneStatement, [now()]);
+      return (rows[0] as { removed: number } | undefined)?.removed ?? 0;
+    },
+  };
+}
