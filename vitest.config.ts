@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // vitest.config.ts, and the summary reporter prints the closing `N passed, N failed` line CI reads.
 export default defineConfig({
   test: {
-    projects: ["packages/*", "spec", "docs"],
+    projects: ["packages/*", "spec", "docs", "scripts"],
     reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });

@@ -20,9 +20,10 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { packPackage as packTarball } from "./lib/pack.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const node24CacheDir = join(repoRoot, "node_modules", ".cache", "node24");
+const node24CacheDir = join(repoRoot, "node_modules", ".cache", "runtimes", "node24");
 
 type Status = "pass" | "fail" | "skip";
 
@@ -115,7 +116,8 @@ async function releaseCheck(): Promise<number> {
       }
       const binKey = `bin ${column}`;
       if (pkg.bins.length === 0) continue;
-      if (install.status !== "pass" || runtime === undefined) pkg.checks.set(binKey, { status: "skip", note: "not installed" });
+      if (install.status !== "pass" || runtime === undefined)
+        pkg.checks.set(binKey, { status: "skip", note: "not installed" });
       else pkg.checks.set(binKey, runBins(consumerDir, pkg, runtime));
     }
     // Both formats must offer the same names: a dual package whose halves differ breaks one consumer.
@@ -215,11 +217,9 @@ function entryPoints(exportsField: unknown): string[] {
 }
 
 function packPackage(pkg: PackageUnderCheck, tarballDir: string): Check {
-  const before = new Set(readdirSync(tarballDir));
-  const result = run("pnpm", ["pack", "--pack-destination", tarballDir], { cwd: pkg.dir });
-  const created = readdirSync(tarballDir).filter((file) => file.endsWith(".tgz") && !before.has(file));
-  if (result.status !== 0 || created.length !== 1) return { status: "fail", output: outputOf(result) };
-  pkg.tarball = join(tarballDir, created[0]!);
+  const packed = packTarball(pkg.dir, tarballDir);
+  if (packed.tarball === undefined) return { status: "fail", output: packed.output };
+  pkg.tarball = packed.tarball;
   return { status: "pass" };
 }
 
@@ -276,7 +276,9 @@ function loadEntryPoints(consumerDir: string, pkg: PackageUnderCheck, runtime: R
   // Each entry point must load and expose at least one named export (a JSON entry: at least one key); the names
   // are printed so the two formats can be compared. ESM imports JSON with an import attribute, as its default export.
   const importOf = (specifier: string) =>
-    specifier.endsWith(".json") ? `(await import(${JSON.stringify(specifier)}, { with: { type: "json" } })).default` : `await import(${JSON.stringify(specifier)})`;
+    specifier.endsWith(".json")
+      ? `(await import(${JSON.stringify(specifier)}, { with: { type: "json" } })).default`
+      : `await import(${JSON.stringify(specifier)})`;
   const load =
     format === "esm"
       ? (specifier: string) => `[${JSON.stringify(specifier)}, Object.keys(${importOf(specifier)})]`
@@ -303,8 +305,12 @@ function loadEntryPoints(consumerDir: string, pkg: PackageUnderCheck, runtime: R
 function runBins(consumerDir: string, pkg: PackageUnderCheck, runtime: Runtime): Check {
   for (const bin of pkg.bins) {
     // A bin that ignores --help and starts working (a server, say) must fail the check, not hang it.
-    const result = run(runtime.node, [join(consumerDir, "node_modules", pkg.name, bin), "--help"], { cwd: consumerDir, timeoutMs: 30_000 });
-    if (result.status !== 0) return { status: "fail", output: `${bin} --help exited ${result.status}\n${outputOf(result)}` };
+    const result = run(runtime.node, [join(consumerDir, "node_modules", pkg.name, bin), "--help"], {
+      cwd: consumerDir,
+      timeoutMs: 30_000,
+    });
+    if (result.status !== 0)
+      return { status: "fail", output: `${bin} --help exited ${result.status}\n${outputOf(result)}` };
   }
   return { status: "pass", note: `${pkg.bins.length}` };
 }
