@@ -5,5 +5,10 @@ import { workspaceAliases } from "../../vitest.shared.ts";
 // seconds, which the default 5 s would count as a failure.
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "validator", include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    name: "validator",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 });

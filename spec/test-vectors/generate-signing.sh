@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes spec/test-vectors/signing.json: the language-neutral signing vectors of spec §5.2.
+# Writes spec/test-vectors/signing.json: the language-neutral signing vectors of Signing requests.
 #
 # Every hash and HMAC in the file is computed here by the openssl CLI, so the vectors are independent of
 # @org/webinar-signing (which is tested against them). python3 only assembles the JSON from the files this
@@ -116,7 +116,7 @@ base_canonical_with() { # field value
 
 # ---------------------------------------------------------------------------------------------------------
 # Positive vectors: each of the four operation paths; ASCII, Chinese, emoji, escaped and `{}` bodies; secrets
-# that look like hex or Base64 but are used as raw UTF-8 text (§5.2 step 4).
+# that look like hex or Base64 but are used as raw UTF-8 text (Signing requests, step 4).
 
 positive "upsertViewer: ASCII body, plain-text secret" \
   "wk_live_7Qm2x9Lp4Rt8Vb1N" 'Vq7#tR2m!Lp9@xZ4&nB6^wK1' "/api/v1/open/viewers/upsert" \
@@ -185,7 +185,7 @@ positive "queryViewerWatch: uids, Chinese and emoji externalUserIds, cursor" \
 python_body='{"externalUserId": "crm-10086", "displayName": "\u5f20\u4e09"}'
 negative "re-serialized body: whitespace and \\u escapes" \
   "The body was signed as compact UTF-8 JSON, then the HTTP library serialized the object again (Python json.dumps defaults: ', ' and ': ' separators, ASCII escapes) and sent those bytes." \
-  "§5.2 step 1: serialize once, sign and send the same bytes" \
+  "Signing requests, step 1: serialize once, sign and send the same bytes" \
   "correct.body=$python_body" \
   "wrong.body=$base_body" \
   "signed.canonical=$(base_canonical_with path "$base_path")"
@@ -193,51 +193,51 @@ negative "re-serialized body: whitespace and \\u escapes" \
 sorted_body='{"displayName":"张三","externalUserId":"crm-10086"}'
 negative "re-serialized body: key order changed" \
   "The body was signed, parsed and re-serialized with sorted keys before sending; the values are equal but the bytes are not." \
-  "§5.2 step 1: serialize once, sign and send the same bytes" \
+  "Signing requests, step 1: serialize once, sign and send the same bytes" \
   "correct.body=$sorted_body" \
   "wrong.body=$base_body" \
   "signed.canonical=$(base_canonical_with path "$base_path")"
 
 negative "millisecond timestamp signed" \
   "Date.now() (milliseconds) was signed instead of Unix seconds." \
-  "§5.1 X-Timestamp: Unix time in seconds (not milliseconds)" \
+  "Signing requests X-Timestamp: Unix time in seconds (not milliseconds)" \
   "wrong.timestamp=${base_timestamp}000" \
   "signed.canonical=$(base_canonical_with timestamp "${base_timestamp}000")"
 
 negative "full URL signed instead of the path" \
   "The canonical string carried scheme and host." \
-  "§5.2 step 3: full path without host" \
+  "Signing requests, step 3: full path without host" \
   "wrong.path=https://api.example.com$base_path" \
   "signed.canonical=$(base_canonical_with path "https://api.example.com$base_path")"
 
 negative "trailing slash in the signed path" \
   "The path was signed with a trailing slash." \
-  "§4: path exactly as given, no trailing slash" \
+  "the operations: path exactly as given, no trailing slash" \
   "wrong.path=$base_path/" \
   "signed.canonical=$(base_canonical_with path "$base_path/")"
 
 negative "base-URL path prefix left out of the signed path" \
   "The request went to https://gw.example.com/webinar/api/v1/open/viewers/upsert but the operation path alone was signed." \
-  "§5.2 step 3: full path without host" \
+  "Signing requests, step 3: full path without host" \
   "correct.path=/webinar$base_path" \
   "wrong.path=$base_path" \
   "signed.canonical=$(base_canonical_with path "$base_path")"
 
 negative "uppercase hex signature" \
   "The HMAC was hex-encoded in uppercase." \
-  "§5.1 X-Signature: 64 lowercase hex characters" \
+  "Signing requests X-Signature: 64 lowercase hex characters" \
   "wrong.signatureEncoding=uppercase hex" \
   "signed.encoding=HEX"
 
 negative "Base64 signature" \
   "The HMAC was Base64-encoded instead of lowercase hex." \
-  "§5.1 X-Signature: 64 lowercase hex characters" \
+  "Signing requests X-Signature: 64 lowercase hex characters" \
   "wrong.signatureEncoding=base64" \
   "signed.encoding=base64"
 
 negative "trailing line feed in the canonical string" \
   "The six lines were each terminated by a line feed, leaving one after bodyHash." \
-  "§5.2 step 3: joined by a single line feed, no trailing line feed" \
+  "Signing requests, step 3: joined by a single line feed, no trailing line feed" \
   "wrong.canonical=$(base_canonical_with path "$base_path")"$'\n' \
   "signed.canonical=$(base_canonical_with path "$base_path")"$'\n'
 
@@ -245,33 +245,33 @@ base_canonical=$(base_canonical_with path "$base_path")
 crlf_canonical=${base_canonical//$'\n'/$'\r\n'}
 negative "CRLF line separators in the canonical string" \
   "The lines were joined with CR LF (a Windows line ending) instead of a single line feed." \
-  "§5.2 step 3: joined by a single line-feed character" \
+  "Signing requests, step 3: joined by a single line-feed character" \
   "wrong.canonical=$crlf_canonical" \
   "signed.canonical=$crlf_canonical"
 
 negative "lowercase method in the canonical string" \
   "The HTTP method was written as 'post'." \
-  "§5.2 step 3: the literal POST" \
+  "Signing requests, step 3: the literal POST" \
   "wrong.method=post" \
   "signed.canonical=$(base_canonical_with path "$base_path" | sed '2s/^POST$/post/')"
 
 upper_hash=$(printf '%s' "$base_body" | openssl dgst -sha256 | awk '{print $NF}' | tr a-f A-F)
 negative "uppercase hex bodyHash" \
   "The body hash was hex-encoded in uppercase." \
-  "§5.2 step 2: lowercase hex of SHA-256" \
+  "Signing requests, step 2: lowercase hex of SHA-256" \
   "wrong.bodyHash=$upper_hash" \
   "signed.canonical=$(base_canonical_with bodyHash "$upper_hash")"
 
 negative "wrong secret: the API key used as the secret" \
   "The HMAC key was the API key instead of the secret paired with it." \
-  "§5.2 step 4: HMAC-SHA256 with the secret; §5.3 the secret is distinct from the API key" \
+  "Signing requests, step 4: HMAC-SHA256 with the secret; Signing requests the secret is distinct from the API key" \
   "wrong.secret=$base_api_key" \
   "signed.keyHex=$(printf '%s' "$base_api_key" | to_hex)"
 
 hex_secret="9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 negative "secret hex-decoded instead of used as raw text" \
   "A secret that looks like hex was decoded to 32 bytes before use." \
-  "§5.2 step 4: the UTF-8 bytes of the secret, used as raw text, not hex- or Base64-decoded" \
+  "Signing requests, step 4: the UTF-8 bytes of the secret, used as raw text, not hex- or Base64-decoded" \
   "wrong.secret=hex-decode($hex_secret)" \
   "correct.secret=$hex_secret" \
   "signed.keyHex=$hex_secret"
@@ -279,7 +279,7 @@ negative "secret hex-decoded instead of used as raw text" \
 b64_secret="c2VjcmV0LWtleS1mb3Itd2ViaW5hcg=="
 negative "secret Base64-decoded instead of used as raw text" \
   "A secret that looks like Base64 was decoded before use." \
-  "§5.2 step 4: the UTF-8 bytes of the secret, used as raw text, not hex- or Base64-decoded" \
+  "Signing requests, step 4: the UTF-8 bytes of the secret, used as raw text, not hex- or Base64-decoded" \
   "wrong.secret=base64-decode($b64_secret)" \
   "correct.secret=$b64_secret" \
   "signed.keyHex=$(printf '%s' "$b64_secret" | openssl base64 -d -A | to_hex)"

@@ -39,7 +39,8 @@ export interface SigningVectors {
 /** Where the file is, for tests that read or regenerate it as text. */
 export const signingVectorsUrl = new URL("./signing.json", import.meta.url);
 export const signingVectors = JSON.parse(readFileSync(signingVectorsUrl, "utf8")) as SigningVectors;
-if (signingVectors.positive.length === 0 || signingVectors.negative.length === 0) throw new Error(`${signingVectorsUrl.pathname} has no vectors`);
+if (signingVectors.positive.length === 0 || signingVectors.negative.length === 0)
+  throw new Error(`${signingVectorsUrl.pathname} has no vectors`);
 
 export const positiveVectors: readonly PositiveVector[] = signingVectors.positive;
 export const negativeVectors: readonly NegativeVector[] = signingVectors.negative;

@@ -20,7 +20,11 @@ describe("Limits: x-limits agrees with the schemas", () => {
     ["pageSize maximum", query.pageSize.maximum, limits.pageSizeMax],
     ["cursor length", query.cursor.maxLength, limits.cursorMaxLength],
     ["nextCursor length", schemas.ViewerWatchPage.properties.nextCursor.maxLength, limits.cursorMaxLength],
-    ["any other integer (minWatchSeconds, counts, seconds) at most", schemas.NonNegativeInteger.maximum, limits.integerMax],
+    [
+      "any other integer (minWatchSeconds, counts, seconds) at most",
+      schemas.NonNegativeInteger.maximum,
+      limits.integerMax,
+    ],
   ])("%s", (_name, inSchema, inLimits) => {
     expect(inLimits).toBeTypeOf("number");
     expect(inSchema).toBe(inLimits);
@@ -52,6 +56,7 @@ describe("Limits: x-limits agrees with the schemas", () => {
   });
 
   it("queryViewerWatch: id-list and cursor limits answer WATCH_REQUEST_INVALID, not REQUEST_INVALID", () => {
-    for (const field of ["uids", "externalUserIds", "cursor"]) expect(query[field]["x-error-code"]).toBe("WATCH_REQUEST_INVALID");
+    for (const field of ["uids", "externalUserIds", "cursor"])
+      expect(query[field]["x-error-code"]).toBe("WATCH_REQUEST_INVALID");
   });
 });

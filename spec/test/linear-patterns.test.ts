@@ -20,7 +20,9 @@ import { spec } from "./load-spec.ts";
 const BUDGET_MS = 50;
 const FLAGS = "u";
 
-const adminDocument: unknown = parse(readFileSync(new URL("../../packages/server/admin-openapi.yaml", import.meta.url), "utf8"));
+const adminDocument: unknown = parse(
+  readFileSync(new URL("../../packages/server/admin-openapi.yaml", import.meta.url), "utf8"),
+);
 const documents = { "spec/openapi.yaml": spec as unknown, "packages/server/admin-openapi.yaml": adminDocument };
 
 /** Pattern source -> where it occurs (document and JSON pointer), from `pattern` keywords and `patternProperties` keys. */
@@ -28,12 +30,16 @@ function collectPatterns(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   const add = (source: string, where: string) => found.set(source, [...(found.get(source) ?? []), where]);
   const walk = (node: unknown, where: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, index) => walk(item, `${where}/${index}`));
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) walk(item, `${where}/${index}`);
+      return;
+    }
     if (node === null || typeof node !== "object") return;
     for (const [key, value] of Object.entries(node)) {
       const at = `${where}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
       if (key === "pattern" && typeof value === "string") add(value, at);
-      if (key === "patternProperties" && value !== null && typeof value === "object") for (const source of Object.keys(value)) add(source, at);
+      if (key === "patternProperties" && value !== null && typeof value === "object")
+        for (const source of Object.keys(value)) add(source, at);
       walk(value, at);
     }
   };
@@ -44,7 +50,19 @@ function collectPatterns(): Map<string, string[]> {
 const patterns = collectPatterns();
 
 /** The characters no request string may hold, and the white space and controls trimming treats differently. */
-const FORBIDDEN = ["\u0000", "\t", "\n", "\u001f", "\u007f", "\u0085", "\u009f", "\u2028", "\u2029", "\ud800", "\udc00"];
+const FORBIDDEN = [
+  "\u0000",
+  "\t",
+  "\n",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\u009f",
+  "\u2028",
+  "\u2029",
+  "\ud800",
+  "\udc00",
+];
 /** Common classes: letters, digits, spaces (ASCII, ideographic), CJK, an emoji (a surrogate pair), the forbidden characters. */
 const COMMON = ["a", "Z", "0", " ", "\u3000", "张", "🐼", ...FORBIDDEN];
 /** Characters that end a run and break the match of most patterns: punctuation, a space, a letter, a digit, forbidden ones. */
@@ -57,7 +75,9 @@ const BREAKERS = ["!", " ", "a", "0", "\u0000", "\u2028", "\ud800", "\udc00"];
 function mentionedCharacters(source: string): string[] {
   const escapes: Record<string, string> = { s: " ", S: "a", d: "0", D: "a", w: "a", W: "!" };
   const characters = new Set<string>();
-  for (const [, hex, escaped, literal] of source.matchAll(/\\u([0-9a-fA-F]{4})|\\p\{[^}]*\}|\\(.)|([^\\^$*+?()[\]{}|])/gu)) {
+  for (const [, hex, escaped, literal] of source.matchAll(
+    /\\u([0-9a-fA-F]{4})|\\p\{[^}]*\}|\\(.)|([^\\^$*+?()[\]{}|])/gu,
+  )) {
     if (hex !== undefined) characters.add(String.fromCharCode(Number.parseInt(hex, 16)));
     else if (escaped !== undefined) characters.add(escapes[escaped] ?? escaped);
     else if (literal !== undefined) characters.add(literal);
@@ -77,7 +97,8 @@ interface Measurement {
 }
 
 /** `U+0041`, `U+1F43C` for an emoji, `U+D800` for a lone surrogate: readable for controls and separators too. */
-const codePoints = (text: string) => [...text].map((character) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
+const codePoints = (text: string) =>
+  [...text].map((character) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 
 /** CPU milliseconds `regExp.test(subject)` takes. */
 function cpuMilliseconds(regExp: RegExp, subject: string): number {
@@ -114,14 +135,25 @@ describe("every pattern of the spec and the admin document runs in linear time",
     const documentsWithPatterns = new Set([...patterns.values()].flat().map((where) => where.split("#")[0]));
     expect([...documentsWithPatterns].sort()).toEqual(Object.keys(documents).sort());
     expect(patterns.get("^[^\\p{Cc}\\p{Cs}\\u2028\\u2029]*$")).toEqual(
-      expect.arrayContaining(["spec/openapi.yaml#/components/schemas/ExternalUserId/pattern", "spec/openapi.yaml#/components/schemas/QueryViewerWatchRequest/properties/cursor/pattern"]),
+      expect.arrayContaining([
+        "spec/openapi.yaml#/components/schemas/ExternalUserId/pattern",
+        "spec/openapi.yaml#/components/schemas/QueryViewerWatchRequest/properties/cursor/pattern",
+      ]),
     );
   });
 
   it("the generated validators compile exactly these patterns, each with the u flag", () => {
-    const generated = ["packages/validator/src/request-validators.gen.js", "packages/validator/src/response-validators.gen.js", "packages/server/src/admin/admin-validators.gen.js"];
+    const generated = [
+      "packages/validator/src/request-validators.gen.js",
+      "packages/validator/src/response-validators.gen.js",
+      "packages/server/src/admin/admin-validators.gen.js",
+    ];
     const compiled = generated.flatMap((file) =>
-      [...readFileSync(new URL(`../../${file}`, import.meta.url), "utf8").matchAll(/new RegExp\(("(?:[^"\\]|\\.)*"), "(\w*)"\)/g)].map(([, quoted, flags]) => ({
+      [
+        ...readFileSync(new URL(`../../${file}`, import.meta.url), "utf8").matchAll(
+          /new RegExp\(("(?:[^"\\]|\\.)*"), "(\w*)"\)/g,
+        ),
+      ].map(([, quoted, flags]) => ({
         source: JSON.parse(quoted!) as string,
         flags,
       })),
@@ -137,8 +169,13 @@ describe("every pattern of the spec and the admin document runs in linear time",
     `%s: no adversarial string up to the body-size limit takes over ${BUDGET_MS} ms`,
     (source, where) => {
       const slowest = slowestMatch(new RegExp(source, FLAGS), source);
-      console.log(`pattern ${source} (${where.length} uses): slowest ${slowest.milliseconds.toFixed(2)} ms on ${slowest.string}`);
-      expect(slowest.milliseconds, `${source} at ${where.join(", ")} took ${slowest.milliseconds.toFixed(0)} ms on ${slowest.string}`).toBeLessThanOrEqual(BUDGET_MS);
+      console.log(
+        `pattern ${source} (${where.length} uses): slowest ${slowest.milliseconds.toFixed(2)} ms on ${slowest.string}`,
+      );
+      expect(
+        slowest.milliseconds,
+        `${source} at ${where.join(", ")} took ${slowest.milliseconds.toFixed(0)} ms on ${slowest.string}`,
+      ).toBeLessThanOrEqual(BUDGET_MS);
     },
   );
 });

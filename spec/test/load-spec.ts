@@ -11,7 +11,12 @@ export const spec: Loose = parse(specText);
 /** Follows a local `#/components/...` reference. */
 export function resolve(node: Loose): Loose {
   if (!node || typeof node.$ref !== "string" || !node.$ref.startsWith("#/")) return node;
-  return resolve(node.$ref.slice(2).split("/").reduce((at: Loose, key: string) => at?.[key], spec));
+  return resolve(
+    node.$ref
+      .slice(2)
+      .split("/")
+      .reduce((at: Loose, key: string) => at?.[key], spec),
+  );
 }
 
 /** Every operation as [operationId, path, operation object]. */

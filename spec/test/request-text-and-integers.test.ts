@@ -20,9 +20,12 @@ function requestSchemas(): Leaf[] {
     leaves.push({ where, schema });
     for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${where}/${name}`);
     if (schema.items) visit(schema.items, `${where}/items`);
-    for (const list of ["allOf", "anyOf", "oneOf"]) (schema[list] ?? []).forEach((entry: Loose, index: number) => visit(entry, `${where}/${list}/${index}`));
+    for (const list of ["allOf", "anyOf", "oneOf"])
+      for (const [index, entry] of ((schema[list] ?? []) as Loose[]).entries())
+        visit(entry, `${where}/${list}/${index}`);
   };
-  for (const [operationId, , operation] of operations) visit(operation.requestBody.content["application/json"].schema, operationId);
+  for (const [operationId, , operation] of operations)
+    visit(operation.requestBody.content["application/json"].schema, operationId);
   return leaves;
 }
 
@@ -32,14 +35,31 @@ const integers = leaves.filter(({ schema }) => typesOf(schema).includes("integer
 const strings = leaves.filter(({ schema }) => typesOf(schema).includes("string"));
 
 // Cc (C0, DEL, C1), the Unicode line and paragraph separators, and both halves of a surrogate pair alone.
-const FORBIDDEN = ["\u0000", "\u0009", "\u000a", "\u001f", "\u007f", "\u0085", "\u009f", "\u2028", "\u2029", "\ud800", "\udc00"];
+const FORBIDDEN = [
+  "\u0000",
+  "\u0009",
+  "\u000a",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\u009f",
+  "\u2028",
+  "\u2029",
+  "\ud800",
+  "\udc00",
+];
 // The largest integer every JSON parser keeps exactly; PostgreSQL's bigint holds it, and integer columns hold
 // the smaller ranges (uid, pageSize) the spec gives.
 const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 
 describe("Conventions: request integers and strings", () => {
   it("the walk reaches every request field", () => {
-    expect(integers.map(({ where }) => where).sort()).toEqual(["issueLoginTicket/uid", "queryViewerWatch/minWatchSeconds", "queryViewerWatch/pageSize", "queryViewerWatch/uids/items"]);
+    expect(integers.map(({ where }) => where).sort()).toEqual([
+      "issueLoginTicket/uid",
+      "queryViewerWatch/minWatchSeconds",
+      "queryViewerWatch/pageSize",
+      "queryViewerWatch/uids/items",
+    ]);
     expect(strings.map(({ where }) => where).sort()).toEqual([
       "getWatchOverview/playbackMode",
       "getWatchOverview/ticketCode",
@@ -69,7 +89,8 @@ describe("Conventions: request integers and strings", () => {
     expect(source).toMatch(/^\^.*\$$/);
     const pattern = new RegExp(source, "u");
     for (const character of FORBIDDEN) {
-      for (const text of [character, ` ${character} `, `a${character}a`, `0${character}0`]) expect(pattern.test(text), JSON.stringify(text)).toBe(false);
+      for (const text of [character, ` ${character} `, `a${character}a`, `0${character}0`])
+        expect(pattern.test(text), JSON.stringify(text)).toBe(false);
     }
   });
 });
@@ -81,6 +102,7 @@ describe("Conventions: the text rule and the integer maximum are stated where us
     ["the Conventions", conventions],
     ["the Errors and retries guide", errorsGuide],
   ])("%s: mentions control characters, separators, lone surrogates and the integer maximum", (_where, text) => {
-    for (const phrase of ["control character", "U+2028", "lone surrogate", String(spec["x-limits"].integerMax)]) expect(text).toContain(phrase);
+    for (const phrase of ["control character", "U+2028", "lone surrogate", String(spec["x-limits"].integerMax)])
+      expect(text).toContain(phrase);
   });
 });

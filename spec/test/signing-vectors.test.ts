@@ -39,18 +39,54 @@ describe("spec/test-vectors/signing.json", () => {
   });
 
   it.each([
-    { rule: "generatedBy records the openssl commands", check: () => expect(file.generatedBy).toMatch(/openssl dgst -sha256 -hmac/) },
+    {
+      rule: "generatedBy records the openssl commands",
+      check: () => expect(file.generatedBy).toMatch(/openssl dgst -sha256 -hmac/),
+    },
     { rule: "at least 10 positive vectors", check: () => expect(file.positive.length).toBeGreaterThanOrEqual(10) },
-    { rule: "§4 each of the four operation paths", check: () => expect(new Set(file.positive.map((v) => v.path))).toEqual(new Set(OPERATION_PATHS)) },
-    { rule: "§5.2 a Chinese body", check: () => expect(file.positive.some((v) => /张三/.test(v.body))).toBe(true) },
-    { rule: "§5.2 an emoji body", check: () => expect(file.positive.some((v) => /\p{Extended_Pictographic}/u.test(v.body))).toBe(true) },
-    { rule: "§5.2 the body {}", check: () => expect(file.positive.some((v) => v.body === "{}")).toBe(true) },
-    { rule: "§5.2 a secret that looks like hex", check: () => expect(file.positive.some((v) => /^[0-9a-f]{64}$/.test(v.secret))).toBe(true) },
-    { rule: "§5.2 a secret that looks like Base64", check: () => expect(file.positive.some((v) => /^[A-Za-z0-9+/]+={1,2}$/.test(v.secret))).toBe(true) },
-    { rule: "§5.1 every nonce is 16-128 characters of A-Z a-z 0-9 _ -", check: () => expect(file.positive.every((v) => /^[A-Za-z0-9_-]{16,128}$/.test(v.nonce))).toBe(true) },
-    { rule: "§5.1 every timestamp is Unix seconds", check: () => expect(file.positive.every((v) => /^\d{10}$/.test(v.timestamp))).toBe(true) },
-    { rule: "§5.2 every method is POST", check: () => expect([...file.positive, ...file.negative].every((v) => v.method === "POST")).toBe(true) },
-    { rule: "names are unique", check: () => expect(new Set([...file.positive, ...file.negative].map((v) => v.name)).size).toBe(file.positive.length + file.negative.length) },
+    {
+      rule: "the operations each of the four operation paths",
+      check: () => expect(new Set(file.positive.map((v) => v.path))).toEqual(new Set(OPERATION_PATHS)),
+    },
+    {
+      rule: "Signing requests a Chinese body",
+      check: () => expect(file.positive.some((v) => /张三/.test(v.body))).toBe(true),
+    },
+    {
+      rule: "Signing requests an emoji body",
+      check: () => expect(file.positive.some((v) => /\p{Extended_Pictographic}/u.test(v.body))).toBe(true),
+    },
+    {
+      rule: "Signing requests the body {}",
+      check: () => expect(file.positive.some((v) => v.body === "{}")).toBe(true),
+    },
+    {
+      rule: "Signing requests a secret that looks like hex",
+      check: () => expect(file.positive.some((v) => /^[0-9a-f]{64}$/.test(v.secret))).toBe(true),
+    },
+    {
+      rule: "Signing requests a secret that looks like Base64",
+      check: () => expect(file.positive.some((v) => /^[A-Za-z0-9+/]+={1,2}$/.test(v.secret))).toBe(true),
+    },
+    {
+      rule: "Signing requests every nonce is 16-128 characters of A-Z a-z 0-9 _ -",
+      check: () => expect(file.positive.every((v) => /^[A-Za-z0-9_-]{16,128}$/.test(v.nonce))).toBe(true),
+    },
+    {
+      rule: "Signing requests every timestamp is Unix seconds",
+      check: () => expect(file.positive.every((v) => /^\d{10}$/.test(v.timestamp))).toBe(true),
+    },
+    {
+      rule: "Signing requests every method is POST",
+      check: () => expect([...file.positive, ...file.negative].every((v) => v.method === "POST")).toBe(true),
+    },
+    {
+      rule: "names are unique",
+      check: () =>
+        expect(new Set([...file.positive, ...file.negative].map((v) => v.name)).size).toBe(
+          file.positive.length + file.negative.length,
+        ),
+    },
   ])("covers: $rule", ({ check }) => check());
 
   it.each([
@@ -64,7 +100,7 @@ describe("spec/test-vectors/signing.json", () => {
     /trailing line feed/,
     /wrong secret/,
     /hex-decoded/,
-  ])("§5.2 has a negative vector for the mistake %s", (pattern) => {
+  ])("Signing requests: has a negative vector for the mistake %s", (pattern) => {
     expect(file.negative.some((vector) => pattern.test(vector.name))).toBe(true);
   });
 
@@ -80,7 +116,11 @@ describe("spec/test-vectors/signing.json", () => {
     expect(canonicalOf(vector)).toBe(vector.canonical);
     expect(hmac(Buffer.from(vector.secret, "utf8"), vector.canonical).toString("hex")).toBe(vector.expectedSignature);
     const mac = hmac(Buffer.from(vector.signingKeyHex, "hex"), vector.signedCanonical);
-    const encoded = { hex: mac.toString("hex"), HEX: mac.toString("hex").toUpperCase(), base64: mac.toString("base64") }[vector.signatureEncoding];
+    const encoded = {
+      hex: mac.toString("hex"),
+      HEX: mac.toString("hex").toUpperCase(),
+      base64: mac.toString("base64"),
+    }[vector.signatureEncoding];
     expect(encoded).toBe(vector.signature);
     expect(vector.signature).not.toBe(vector.expectedSignature);
     expect(Object.keys(vector.wrong).length).toBeGreaterThan(0);

@@ -14,11 +14,11 @@ describe("the Signing requests guide", () => {
   });
 
   it.each(["apiKey", "secret", "path", "timestamp", "nonce", "body", "bodyHash", "signature"] as const)(
-    "§5.2 shows the vector's %s exactly",
+    "Signing requests: shows the vector's %s exactly",
     (field) => expect(guide).toContain(vector![field]),
   );
 
-  it("§5.2 shows the canonical string line by line", () => {
+  it("Signing requests: shows the canonical string line by line", () => {
     for (const line of vector!.canonical.split("\n")) expect(guide).toContain(`\n${line}\n`);
   });
 });

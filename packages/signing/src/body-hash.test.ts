@@ -9,31 +9,53 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 // bodyHash itself (node:crypto on Node), and each backend forced through a signer.
 const hashers: { name: string; bodyHash: (body: RawBody) => Promise<string> }[] = [
   { name: "bodyHash", bodyHash },
-  ...backends.map((backend) => ({ name: `createSigner(${backend}).hashBody`, bodyHash: createSigner("secret", backend).hashBody })),
+  ...backends.map((backend) => ({
+    name: `createSigner(${backend}).hashBody`,
+    bodyHash: createSigner("secret", backend).hashBody,
+  })),
 ];
 
 describe.each(hashers)("$name", ({ bodyHash }) => {
   // Expected values from `printf '%s' BODY | openssl dgst -sha256`.
   it.each([
-    { rule: "Signing requests: SHA-256 of the empty body", body: "", expected: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
-    { rule: "Signing requests: SHA-256 of `{}`", body: "{}", expected: "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a" },
-    { rule: "Signing requests: SHA-256 (FIPS 180-2 'abc')", body: "abc", expected: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
-    { rule: "Signing requests: a string is hashed as UTF-8", body: '{"displayName":"张三"}', expected: "ec4e71a2e42029df8087347e353ec456afc4b199a169de034a037a1aefdb0411" },
+    {
+      rule: "Signing requests: SHA-256 of the empty body",
+      body: "",
+      expected: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    },
+    {
+      rule: "Signing requests: SHA-256 of `{}`",
+      body: "{}",
+      expected: "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+    },
+    {
+      rule: "Signing requests: SHA-256 (FIPS 180-2 'abc')",
+      body: "abc",
+      expected: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    },
+    {
+      rule: "Signing requests: a string is hashed as UTF-8",
+      body: '{"displayName":"张三"}',
+      expected: "ec4e71a2e42029df8087347e353ec456afc4b199a169de034a037a1aefdb0411",
+    },
   ])("$rule", async ({ body, expected }) => {
     expect(await bodyHash(body)).toBe(expected);
   });
 
-  it.each(positiveVectors)("Signing requests: reproduces bodyHash of vector (string and bytes): $name", async (vector) => {
-    expect(await bodyHash(vector.body)).toBe(vector.bodyHash);
-    expect(await bodyHash(utf8(vector.body))).toBe(vector.bodyHash);
-    expect(await bodyHash(utf8(vector.body).buffer)).toBe(vector.bodyHash);
-  });
+  it.each(positiveVectors)(
+    "Signing requests: reproduces bodyHash of vector (string and bytes): $name",
+    async (vector) => {
+      expect(await bodyHash(vector.body)).toBe(vector.bodyHash);
+      expect(await bodyHash(utf8(vector.body))).toBe(vector.bodyHash);
+      expect(await bodyHash(utf8(vector.body).buffer)).toBe(vector.bodyHash);
+    },
+  );
 
   it.each([
     {
       rule: "Signing requests: a Uint8Array view is hashed over its window only, not its whole buffer",
       run: async () => {
-        const buffer = utf8('xx{}yy');
+        const buffer = utf8("xx{}yy");
         expect(await bodyHash(buffer.subarray(2, 4))).toBe(await bodyHash("{}"));
       },
     },

@@ -7,7 +7,10 @@ export type RawBody = Uint8Array | ArrayBuffer | string;
 
 /** SHA-256 with node:crypto; a string is hashed as UTF-8. */
 export function nodeBodyHash(nodeCrypto: NodeCrypto, body: RawBody): string {
-  return nodeCrypto.createHash("sha256").update(body instanceof ArrayBuffer ? new Uint8Array(body) : body).digest("hex");
+  return nodeCrypto
+    .createHash("sha256")
+    .update(body instanceof ArrayBuffer ? new Uint8Array(body) : body)
+    .digest("hex");
 }
 
 /** SHA-256 with Web Crypto. */

@@ -14,7 +14,15 @@ describe("canonicalString", () => {
   it.each([
     {
       rule: "Signing requests: six lines in order: API key, POST, path, timestamp, nonce, bodyHash",
-      check: () => expect(canonicalString(input).split("\n")).toEqual([input.apiKey, "POST", input.path, input.timestamp, input.nonce, input.bodyHash]),
+      check: () =>
+        expect(canonicalString(input).split("\n")).toEqual([
+          input.apiKey,
+          "POST",
+          input.path,
+          input.timestamp,
+          input.nonce,
+          input.bodyHash,
+        ]),
     },
     {
       rule: "Signing requests: no trailing line feed",
@@ -22,7 +30,10 @@ describe("canonicalString", () => {
     },
     {
       rule: "Signing requests: joined by a single line feed (no CR, no blank lines)",
-      check: () => expect(canonicalString(input)).toBe(`${input.apiKey}\nPOST\n${input.path}\n${input.timestamp}\n${input.nonce}\n${input.bodyHash}`),
+      check: () =>
+        expect(canonicalString(input)).toBe(
+          `${input.apiKey}\nPOST\n${input.path}\n${input.timestamp}\n${input.nonce}\n${input.bodyHash}`,
+        ),
     },
     {
       rule: "Signing requests: the method defaults to the literal POST",
@@ -34,7 +45,12 @@ describe("canonicalString", () => {
     },
     {
       rule: "values are not trimmed, re-cased or encoded",
-      check: () => expect(canonicalString({ ...input, apiKey: " Key ", path: "/API/v1/%7Ex" }).split("\n").slice(0, 3)).toEqual([" Key ", "POST", "/API/v1/%7Ex"]),
+      check: () =>
+        expect(
+          canonicalString({ ...input, apiKey: " Key ", path: "/API/v1/%7Ex" })
+            .split("\n")
+            .slice(0, 3),
+        ).toEqual([" Key ", "POST", "/API/v1/%7Ex"]),
     },
   ])("$rule", ({ check }) => check());
 

@@ -36,7 +36,8 @@ export function canonicalString({ apiKey, method = "POST", path, timestamp, nonc
   const values = [apiKey, method, path, timestamp, nonce, bodyHash];
   values.forEach((value, index) => {
     if (typeof value !== "string") throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must be a string`);
-    if (LINE_BREAK.test(value)) throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must not contain a line break (one value per line)`);
+    if (LINE_BREAK.test(value))
+      throw new TypeError(`canonicalString: ${FIELD_NAMES[index]} must not contain a line break (one value per line)`);
   });
   return values.join("\n");
 }

@@ -17,7 +17,10 @@ export type NodeKeyObject = object;
 /** The part of node:crypto the signing code uses. */
 export interface NodeCrypto {
   createHash(algorithm: "sha256"): { update(data: Uint8Array | string): { digest(encoding: "hex"): string } };
-  createHmac(algorithm: "sha256", key: NodeKeyObject): { update(data: string, encoding: "utf8"): { digest(encoding: "hex"): string } };
+  createHmac(
+    algorithm: "sha256",
+    key: NodeKeyObject,
+  ): { update(data: string, encoding: "utf8"): { digest(encoding: "hex"): string } };
   createSecretKey(key: Uint8Array): NodeKeyObject;
 }
 

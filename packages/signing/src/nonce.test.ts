@@ -6,9 +6,17 @@ describe("nonce rule follows x-limits", () => {
   const nonceOf = (length: number) => "a".repeat(length);
   it.each([
     { rule: "Limits: nonce of nonceMinLength characters is valid", length: limits.nonceMinLength, valid: true },
-    { rule: "Limits: nonce one shorter than nonceMinLength is invalid", length: limits.nonceMinLength - 1, valid: false },
+    {
+      rule: "Limits: nonce one shorter than nonceMinLength is invalid",
+      length: limits.nonceMinLength - 1,
+      valid: false,
+    },
     { rule: "Limits: nonce of nonceMaxLength characters is valid", length: limits.nonceMaxLength, valid: true },
-    { rule: "Limits: nonce one longer than nonceMaxLength is invalid", length: limits.nonceMaxLength + 1, valid: false },
+    {
+      rule: "Limits: nonce one longer than nonceMaxLength is invalid",
+      length: limits.nonceMaxLength + 1,
+      valid: false,
+    },
   ])("$rule", ({ length, valid }) => {
     expect(isValidNonce(nonceOf(length))).toBe(valid);
   });
@@ -27,7 +35,9 @@ describe("createNonce", () => {
     {
       rule: "Signing requests: 16 bytes of the injected random source, hex-encoded in order",
       run: () => {
-        const nonce = createNonce((bytes) => bytes.forEach((_, index) => (bytes[index] = index * 17)));
+        const nonce = createNonce((bytes) => {
+          for (let index = 0; index < bytes.length; index++) bytes[index] = index * 17;
+        });
         expect(nonce).toBe("00112233445566778899aabbccddeeff");
       },
     },
@@ -59,7 +69,11 @@ describe("isValidNonce", () => {
     { rule: "Signing requests: whitespace is not allowed", value: "abcdefgh ijklmnop", valid: false },
     { rule: "Signing requests: a trailing line feed is not allowed", value: "abcdefghijklmnop\n", valid: false },
     { rule: "Signing requests: non-ASCII letters are not allowed", value: "abcdefghijklmnopé", valid: false },
-    { rule: "Signing requests: a UUID with hyphens is allowed", value: "0b7c4a2e-9d1f-4c3b-8e6a-5f2d1c0b9a87", valid: true },
+    {
+      rule: "Signing requests: a UUID with hyphens is allowed",
+      value: "0b7c4a2e-9d1f-4c3b-8e6a-5f2d1c0b9a87",
+      valid: true,
+    },
     { rule: "empty string", value: "", valid: false },
     { rule: "a non-string is not a nonce", value: 1234567890123456, valid: false },
   ])("$rule -> $valid", ({ value, valid }) => {

@@ -12,20 +12,23 @@ const base = {
 };
 
 describe("signRequest", () => {
-  it.each(positiveVectors)("Signing requests: reproduces headers, canonical and bodyHash of vector: $name", async (vector) => {
-    const signed = await signRequest({ ...vector, timestamp: vector.timestamp, nonce: vector.nonce });
-    expect(signed).toEqual({
-      headers: {
-        "Content-Type": "application/json",
-        "X-API-Key": vector.apiKey,
-        "X-Timestamp": vector.timestamp,
-        "X-Nonce": vector.nonce,
-        "X-Signature": vector.signature,
-      },
-      canonical: vector.canonical,
-      bodyHash: vector.bodyHash,
-    });
-  });
+  it.each(positiveVectors)(
+    "Signing requests: reproduces headers, canonical and bodyHash of vector: $name",
+    async (vector) => {
+      const signed = await signRequest({ ...vector, timestamp: vector.timestamp, nonce: vector.nonce });
+      expect(signed).toEqual({
+        headers: {
+          "Content-Type": "application/json",
+          "X-API-Key": vector.apiKey,
+          "X-Timestamp": vector.timestamp,
+          "X-Nonce": vector.nonce,
+          "X-Signature": vector.signature,
+        },
+        canonical: vector.canonical,
+        bodyHash: vector.bodyHash,
+      });
+    },
+  );
 
   it.each(positiveVectors)("Signing requests: the body as bytes signs like the same string: $name", async (vector) => {
     const signed = await signRequest({ ...vector, body: new TextEncoder().encode(vector.body) });
@@ -35,7 +38,14 @@ describe("signRequest", () => {
   it.each([
     {
       rule: "Signing requests: exactly the five headers",
-      run: async () => expect(Object.keys((await signRequest(base)).headers).sort()).toEqual(["Content-Type", "X-API-Key", "X-Nonce", "X-Signature", "X-Timestamp"]),
+      run: async () =>
+        expect(Object.keys((await signRequest(base)).headers).sort()).toEqual([
+          "Content-Type",
+          "X-API-Key",
+          "X-Nonce",
+          "X-Signature",
+          "X-Timestamp",
+        ]),
     },
     {
       rule: "Signing requests: a generated timestamp is the current Unix time in seconds",
@@ -79,15 +89,27 @@ describe("signRequest", () => {
   ])("$rule", async ({ run }) => run());
 
   it.each([
-    { rule: "Signing requests: full URL instead of the path", change: { path: `https://api.example.com${base.path}` }, error: TypeError },
+    {
+      rule: "Signing requests: full URL instead of the path",
+      change: { path: `https://api.example.com${base.path}` },
+      error: TypeError,
+    },
     { rule: "Signing requests: a relative path", change: { path: "api/v1/open/viewers/upsert" }, error: TypeError },
     { rule: "Signing requests: trailing slash", change: { path: `${base.path}/` }, error: TypeError },
     { rule: "Signing requests: no query string", change: { path: `${base.path}?debug=1` }, error: TypeError },
     { rule: "Signing requests: no fragment", change: { path: `${base.path}#x` }, error: TypeError },
     { rule: "Signing requests: millisecond timestamp", change: { timestamp: "1767225600000" }, error: RangeError },
-    { rule: "Signing requests: non-decimal timestamp", change: { timestamp: "2026-01-01T00:00:00Z" }, error: RangeError },
+    {
+      rule: "Signing requests: non-decimal timestamp",
+      change: { timestamp: "2026-01-01T00:00:00Z" },
+      error: RangeError,
+    },
     { rule: "Signing requests: nonce shorter than 16 characters", change: { nonce: "abc123" }, error: RangeError },
-    { rule: "Signing requests: nonce with characters outside A-Z a-z 0-9 _ -", change: { nonce: "abcdefghijklmnop+/" }, error: RangeError },
+    {
+      rule: "Signing requests: nonce with characters outside A-Z a-z 0-9 _ -",
+      change: { nonce: "abcdefghijklmnop+/" },
+      error: RangeError,
+    },
     { rule: "Signing requests: empty secret", change: { secret: "" }, error: TypeError },
     { rule: "Signing requests: empty API key", change: { apiKey: "" }, error: TypeError },
     { rule: "Signing requests: a line break in the API key", change: { apiKey: "wk_live_x\n" }, error: TypeError },

@@ -41,13 +41,19 @@ export interface SignedRequest {
 // The signed path is the path as sent: no scheme or host, no query, no trailing slash (every operation's path is exact).
 function checkPath(path: string): void {
   if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new TypeError(`signRequest: path must start with "/" (sign the path, not the full URL), got ${JSON.stringify(path)}`);
+    throw new TypeError(
+      `signRequest: path must start with "/" (sign the path, not the full URL), got ${JSON.stringify(path)}`,
+    );
   }
   if (/[?#\s]/.test(path)) {
-    throw new TypeError(`signRequest: path must have no query, fragment or whitespace (operation paths have none), got ${JSON.stringify(path)}`);
+    throw new TypeError(
+      `signRequest: path must have no query, fragment or whitespace (operation paths have none), got ${JSON.stringify(path)}`,
+    );
   }
   if (path.length > 1 && path.endsWith("/")) {
-    throw new TypeError(`signRequest: path must not end with "/" (operation paths do not), got ${JSON.stringify(path)}`);
+    throw new TypeError(
+      `signRequest: path must not end with "/" (operation paths do not), got ${JSON.stringify(path)}`,
+    );
   }
 }
 
@@ -63,15 +69,20 @@ function checkPath(path: string): void {
  */
 export async function signRequest(input: SignRequestInput): Promise<SignedRequest> {
   const { apiKey, secret, path, body } = input;
-  if (typeof apiKey !== "string" || apiKey.length === 0) throw new TypeError("signRequest: apiKey must be a non-empty string");
+  if (typeof apiKey !== "string" || apiKey.length === 0)
+    throw new TypeError("signRequest: apiKey must be a non-empty string");
   checkPath(path);
   const timestamp = input.timestamp ?? unixTimestamp();
   if (!isUnixSeconds(timestamp)) {
-    throw new RangeError(`signRequest: timestamp must be Unix seconds as a decimal string, not milliseconds, got ${JSON.stringify(timestamp)}`);
+    throw new RangeError(
+      `signRequest: timestamp must be Unix seconds as a decimal string, not milliseconds, got ${JSON.stringify(timestamp)}`,
+    );
   }
   const nonce = input.nonce ?? createNonce();
   if (!isValidNonce(nonce)) {
-    throw new RangeError(`signRequest: nonce must be 16-128 characters of A-Z a-z 0-9 _ -, got ${JSON.stringify(nonce)}`);
+    throw new RangeError(
+      `signRequest: nonce must be 16-128 characters of A-Z a-z 0-9 _ -, got ${JSON.stringify(nonce)}`,
+    );
   }
   const hash = await hashBody(body);
   const canonical = canonicalString({ apiKey, method: "POST", path, timestamp, nonce, bodyHash: hash });

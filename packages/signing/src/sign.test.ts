@@ -7,22 +7,28 @@ import { createSigner, sign } from "./sign";
 const canonical = positiveVectors[0]!.canonical;
 
 describe("createSigner on each backend", () => {
-  it.each(onEveryBackend(positiveVectors))("Signing requests: $backend reproduces bodyHash, signature and verification of vector: $name", async ({ backend, vector }) => {
-    const signer = createSigner(vector.secret, backend);
-    expect(signer.backend).toBe(backend);
-    expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
-    expect(await signer.hashBody(new TextEncoder().encode(vector.body))).toBe(vector.bodyHash);
-    expect(await signer.sign(vector.canonical)).toBe(vector.signature);
-    expect(await signer.verify(vector.canonical, vector.signature)).toBe(true);
-  });
+  it.each(onEveryBackend(positiveVectors))(
+    "Signing requests: $backend reproduces bodyHash, signature and verification of vector: $name",
+    async ({ backend, vector }) => {
+      const signer = createSigner(vector.secret, backend);
+      expect(signer.backend).toBe(backend);
+      expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
+      expect(await signer.hashBody(new TextEncoder().encode(vector.body))).toBe(vector.bodyHash);
+      expect(await signer.sign(vector.canonical)).toBe(vector.signature);
+      expect(await signer.verify(vector.canonical, vector.signature)).toBe(true);
+    },
+  );
 
-  it.each(onEveryBackend(negativeVectors))("Signing requests: $backend rejects the mistake and accepts the correct signature: $name", async ({ backend, vector }) => {
-    const signer = createSigner(vector.secret, backend);
-    expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
-    expect(await signer.sign(vector.canonical)).toBe(vector.expectedSignature);
-    expect(await signer.verify(vector.canonical, vector.signature)).toBe(false);
-    expect(await signer.verify(vector.canonical, vector.expectedSignature)).toBe(true);
-  });
+  it.each(onEveryBackend(negativeVectors))(
+    "Signing requests: $backend rejects the mistake and accepts the correct signature: $name",
+    async ({ backend, vector }) => {
+      const signer = createSigner(vector.secret, backend);
+      expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
+      expect(await signer.sign(vector.canonical)).toBe(vector.expectedSignature);
+      expect(await signer.verify(vector.canonical, vector.signature)).toBe(false);
+      expect(await signer.verify(vector.canonical, vector.expectedSignature)).toBe(true);
+    },
+  );
 
   it("auto picks node:crypto on Node", () => expect(createSigner("s3cret").backend).toBe("node"));
 
@@ -30,7 +36,9 @@ describe("createSigner on each backend", () => {
     const { secret } = positiveVectors[0]!;
     const sameSecret = positiveVectors.filter((vector) => vector.secret === secret);
     const signer = createSigner(secret, backend);
-    expect(await Promise.all(sameSecret.map((vector) => signer.sign(vector.canonical)))).toEqual(sameSecret.map((vector) => vector.signature));
+    expect(await Promise.all(sameSecret.map((vector) => signer.sign(vector.canonical)))).toEqual(
+      sameSecret.map((vector) => vector.signature),
+    );
     for (const vector of sameSecret) expect(await signer.sign(vector.canonical)).toBe(vector.signature);
   });
 
@@ -46,7 +54,13 @@ describe("createSigner on each backend", () => {
     const [node, web] = [createSigner(secret, "node"), createSigner(secret, "web")];
     const hash = await web.hashBody(body);
     expect(await node.hashBody(body)).toBe(hash);
-    const signed = canonicalString({ apiKey: "wk_test_x", path: "/api/v1/open/watch-data/overview", timestamp: "1767225600", nonce: "0123456789abcdef", bodyHash: hash });
+    const signed = canonicalString({
+      apiKey: "wk_test_x",
+      path: "/api/v1/open/watch-data/overview",
+      timestamp: "1767225600",
+      nonce: "0123456789abcdef",
+      bodyHash: hash,
+    });
     const signature = await web.sign(signed);
     expect(await node.sign(signed)).toBe(signature);
     expect(await node.verify(signed, signature)).toBe(true);
@@ -58,9 +72,12 @@ describe("sign", () => {
     expect(await sign(vector.secret, vector.canonical)).toBe(vector.signature);
   });
 
-  it.each(negativeVectors)("Signing requests: reproduces expectedSignature of negative vector: $name", async (vector) => {
-    expect(await sign(vector.secret, vector.canonical)).toBe(vector.expectedSignature);
-  });
+  it.each(negativeVectors)(
+    "Signing requests: reproduces expectedSignature of negative vector: $name",
+    async (vector) => {
+      expect(await sign(vector.secret, vector.canonical)).toBe(vector.expectedSignature);
+    },
+  );
 
   it.each([
     {
@@ -71,7 +88,9 @@ describe("sign", () => {
       rule: "Signing requests step 4: RFC 4231 test case 2 (key 'Jefe') on both backends",
       run: async () => {
         for (const backend of backends) {
-          expect(await createSigner("Jefe", backend).sign("what do ya want for nothing?")).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+          expect(await createSigner("Jefe", backend).sign("what do ya want for nothing?")).toBe(
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+          );
         }
       },
     },

@@ -9,7 +9,9 @@
 export function unixTimestamp(now: () => number = Date.now): string {
   const milliseconds = now();
   if (!Number.isFinite(milliseconds) || milliseconds < 0) {
-    throw new RangeError(`unixTimestamp: the clock returned ${milliseconds}, not a non-negative number of milliseconds`);
+    throw new RangeError(
+      `unixTimestamp: the clock returned ${milliseconds}, not a non-negative number of milliseconds`,
+    );
   }
   return String(Math.floor(milliseconds / 1000));
 }

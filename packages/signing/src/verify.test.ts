@@ -13,15 +13,19 @@ describe("verify", () => {
     expect(await createSigner(positive.secret).verify(positive.canonical, positive.signature)).toBe(true);
   });
 
-  it.each(negativeVectors)("Signing requests: rejects the mistake and accepts the correct signature: $name", async (negative) => {
-    expect(await verify(negative.secret, negative.canonical, negative.signature)).toBe(false);
-    expect(await createSigner(negative.secret).verify(negative.canonical, negative.signature)).toBe(false);
-    expect(await verify(negative.secret, negative.canonical, negative.expectedSignature)).toBe(true);
-  });
+  it.each(negativeVectors)(
+    "Signing requests: rejects the mistake and accepts the correct signature: $name",
+    async (negative) => {
+      expect(await verify(negative.secret, negative.canonical, negative.signature)).toBe(false);
+      expect(await createSigner(negative.secret).verify(negative.canonical, negative.signature)).toBe(false);
+      expect(await verify(negative.secret, negative.canonical, negative.expectedSignature)).toBe(true);
+    },
+  );
 
   it.each(malformedSignatures)("rejects a malformed signature on every backend: $rule", async ({ signature }) => {
     expect(await verify(vector.secret, vector.canonical, signature)).toBe(false);
-    for (const backend of backends) expect(await createSigner(vector.secret, backend).verify(vector.canonical, signature)).toBe(false);
+    for (const backend of backends)
+      expect(await createSigner(vector.secret, backend).verify(vector.canonical, signature)).toBe(false);
   });
 
   it.each([
@@ -42,7 +46,8 @@ describe("verify", () => {
     },
     {
       rule: "a non-string signature (absent header read as undefined) is rejected, not thrown",
-      run: async () => expect(await verify(vector.secret, vector.canonical, undefined as unknown as string)).toBe(false),
+      run: async () =>
+        expect(await verify(vector.secret, vector.canonical, undefined as unknown as string)).toBe(false),
     },
     {
       rule: "an empty secret throws a TypeError (configuration error, not a mismatch)",

@@ -4,6 +4,8 @@ import type { CryptoBackend } from "../src/crypto-backend";
 export const backends: readonly CryptoBackend[] = ["node", "web"];
 
 /** Each case once per backend, with `backend` and the case's `name` for test titles. */
-export function onEveryBackend<Case extends { name: string }>(cases: readonly Case[]): (Case & { backend: CryptoBackend; vector: Case })[] {
+export function onEveryBackend<Case extends { name: string }>(
+  cases: readonly Case[],
+): (Case & { backend: CryptoBackend; vector: Case })[] {
   return backends.flatMap((backend) => cases.map((vector) => ({ ...vector, backend, vector })));
 }

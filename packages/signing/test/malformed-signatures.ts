@@ -5,7 +5,10 @@ const { signature } = positiveVectors[0]!;
 /** Received X-Signature values that must be rejected whatever the secret (the `Signature` header: 64 lowercase hex characters). */
 export const malformedSignatures: readonly { rule: string; signature: string }[] = [
   { rule: "Signing requests: uppercase hex", signature: signature.toUpperCase() },
-  { rule: "Signing requests: one uppercase hex letter", signature: signature.replace(/[a-f]/, (letter) => letter.toUpperCase()) },
+  {
+    rule: "Signing requests: one uppercase hex letter",
+    signature: signature.replace(/[a-f]/, (letter) => letter.toUpperCase()),
+  },
   { rule: "Signing requests: Base64", signature: Buffer.from(signature, "hex").toString("base64") },
   { rule: "Signing requests: 63 characters", signature: signature.slice(0, 63) },
   { rule: "Signing requests: 65 characters", signature: `${signature}0` },

@@ -3,11 +3,17 @@ import { describe, expect, it } from "vitest";
 
 const root = new URL("../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
-const manifest = JSON.parse(read("package.json")) as { exports: Record<string, unknown>; files: string[]; typesVersions: Record<string, Record<string, string[]>> };
+const manifest = JSON.parse(read("package.json")) as {
+  exports: Record<string, unknown>;
+  files: string[];
+  typesVersions: Record<string, Record<string, string[]>>;
+};
 
 // One entry for every runtime: it runs in browsers, Deno, Bun and Workers, reaching node:crypto only through
 // process.getBuiltinModule where the runtime has it.
-const entrySources = readdirSync(new URL("src/", root)).filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
+const entrySources = readdirSync(new URL("src/", root)).filter(
+  (file) => file.endsWith(".ts") && !file.endsWith(".test.ts"),
+);
 
 describe("package shape", () => {
   it.each(entrySources)("source %s imports no Node module and uses no Node-only global", (file) => {
@@ -27,7 +33,8 @@ describe("package shape", () => {
 
   it("the main entry has import and require, each with types first", () => {
     const entry = manifest.exports["."] as Record<string, Record<string, string>>;
-    for (const condition of ["import", "require"]) expect(Object.keys(entry[condition] ?? {})).toEqual(["types", "default"]);
+    for (const condition of ["import", "require"])
+      expect(Object.keys(entry[condition] ?? {})).toEqual(["types", "default"]);
   });
 
   it("exports the main entry, the test vectors and package.json, and no wildcard or ./node subpath", () => {

@@ -22,15 +22,21 @@ describe("shipped test vectors", () => {
     expect(shipped.$comment).toContain(`sha256 ${sourceHash}`);
   });
 
-  it.each(onEveryBackend(shipped.positive))("$backend reproduces positive vector: $name", async ({ backend, vector }) => {
-    const signer = createSigner(vector.secret, backend);
-    expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
-    expect(await signer.sign(vector.canonical)).toBe(vector.signature);
-  });
+  it.each(onEveryBackend(shipped.positive))(
+    "$backend reproduces positive vector: $name",
+    async ({ backend, vector }) => {
+      const signer = createSigner(vector.secret, backend);
+      expect(await signer.hashBody(vector.body)).toBe(vector.bodyHash);
+      expect(await signer.sign(vector.canonical)).toBe(vector.signature);
+    },
+  );
 
-  it.each(onEveryBackend(shipped.negative))("$backend rejects negative vector and accepts its expectedSignature: $name", async ({ backend, vector }) => {
-    const signer = createSigner(vector.secret, backend);
-    expect(await signer.verify(vector.canonical, vector.signature)).toBe(false);
-    expect(await signer.verify(vector.canonical, vector.expectedSignature)).toBe(true);
-  });
+  it.each(onEveryBackend(shipped.negative))(
+    "$backend rejects negative vector and accepts its expectedSignature: $name",
+    async ({ backend, vector }) => {
+      const signer = createSigner(vector.secret, backend);
+      expect(await signer.verify(vector.canonical, vector.signature)).toBe(false);
+      expect(await signer.verify(vector.canonical, vector.expectedSignature)).toBe(true);
+    },
+  );
 });

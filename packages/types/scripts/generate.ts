@@ -25,13 +25,18 @@ const write = (relative: string, text: string) =>
 const ast = await openapiTS(specUrl, { exportType: false, rootTypes: false });
 write("../src/openapi.gen.ts", `${banner("openapi-typescript")}\n${astToString(ast)}`);
 
-interface ResponseObject { $ref?: string; "x-error-codes"?: string[] }
+interface ResponseObject {
+  $ref?: string;
+  "x-error-codes"?: string[];
+}
 interface Spec {
   "x-limits": Record<string, number>;
   paths: Record<string, { post: { operationId: string; responses: Record<string, ResponseObject> } }>;
   components: {
     responses: Record<string, ResponseObject>;
-    schemas: { ErrorCode: { enum: string[]; "x-httpStatus": Record<string, number>; "x-retry": Record<string, string> } };
+    schemas: {
+      ErrorCode: { enum: string[]; "x-httpStatus": Record<string, number>; "x-retry": Record<string, string> };
+    };
   };
 }
 const spec = parse(specText) as Spec;
@@ -63,7 +68,8 @@ const operations = Object.fromEntries(
       if (status.startsWith("2")) continue;
       if (!codes) throw new Error(`${item.post.operationId} ${status} lacks x-error-codes`);
       for (const code of codes) {
-        if (errorCatalog[code]?.status !== Number(status)) throw new Error(`${item.post.operationId} ${status}: ${code} has another status`);
+        if (errorCatalog[code]?.status !== Number(status))
+          throw new Error(`${item.post.operationId} ${status}: ${code} has another status`);
       }
       errors[status] = codes;
     }

@@ -16,7 +16,7 @@ import type {
 } from "./index";
 
 describe("generated types follow the spec", () => {
-  it("§4.3 phone: null is rejected in an upsert request, displayName: null is accepted", () => {
+  it("upsertViewer: phone: null is rejected in an upsert request, displayName: null is accepted", () => {
     // @ts-expect-error a bound phone cannot be cleared
     const withNullPhone: UpsertViewerRequest = { externalUserId: "crm-1", phone: null };
     const clearName: UpsertViewerRequest = { externalUserId: "crm-1", displayName: null };
@@ -24,25 +24,25 @@ describe("generated types follow the spec", () => {
     expectTypeOf(clearName.displayName).toEqualTypeOf<string | null | undefined>();
   });
 
-  it("§2.6 unknown fields are a type error in requests", () => {
+  it("Conventions: unknown fields are a type error in requests", () => {
     // @ts-expect-error unknown fields are rejected
     const body: UpsertViewerRequest = { externalUserId: "crm-1", nickname: "x" };
     expectTypeOf(body).toEqualTypeOf<UpsertViewerRequest>();
   });
 
-  it("§2.1 uid is a number; phone and displayName are present and nullable", () => {
+  it("Viewer: uid is a number; phone and displayName are present and nullable", () => {
     expectTypeOf<Viewer["uid"]>().toEqualTypeOf<number>();
     expectTypeOf<Viewer["phone"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Viewer["displayName"]>().toEqualTypeOf<string | null>();
   });
 
-  it("§2.4 optional record fields may be omitted and are never null", () => {
+  it("ViewerWatchRecord: optional record fields may be omitted and are never null", () => {
     expectTypeOf<ViewerWatchRecord["phone"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ViewerWatchRecord["uid"]>().toEqualTypeOf<number>();
     expectTypeOf<WatchOverview["dataUpdatedAt"]>().toEqualTypeOf<string | undefined>();
   });
 
-  it("§4.6 playbackMode, sort and pageSize are required", () => {
+  it("queryViewerWatch: playbackMode, sort and pageSize are required", () => {
     // @ts-expect-error sort and pageSize have no defaults
     const query: QueryViewerWatchRequest = { ticketCode: "wbn-1", playbackMode: "ALL" };
     expectTypeOf(query).toEqualTypeOf<QueryViewerWatchRequest>();
@@ -54,7 +54,7 @@ describe("generated types follow the spec", () => {
     expectTypeOf<DataState>().toEqualTypeOf<"PROVISIONAL" | "FINALIZING" | "FINAL">();
   });
 
-  it("§7 error codes narrow per operation", () => {
+  it("Errors and retries: error codes narrow per operation", () => {
     expectTypeOf<"VIEWER_IDENTITY_CONFLICT">().toExtend<UpsertViewerErrorCode>();
     expectTypeOf<"WATCH_DATA_NOT_FINAL">().not.toExtend<UpsertViewerErrorCode>();
     expectTypeOf<"VIEWER_NOT_FOUND">().toExtend<IssueLoginTicketErrorCode>();

@@ -16,28 +16,28 @@ export { errorCatalog, limits, operations };
 
 type Schemas = components["schemas"];
 
-/** A viewer as returned by upsert (§2.1). `phone` and `displayName` are always present, null when unset. */
+/** A viewer as returned by upsert (Viewer). `phone` and `displayName` are always present, null when unset. */
 export type Viewer = Schemas["Viewer"];
-/** A one-time login ticket and the watch URL carrying it (§2.2). */
+/** A one-time login ticket and the watch URL carrying it (LoginTicket). */
 export type LoginTicket = Schemas["LoginTicket"];
-/** A statistics block of the overview (§2.3). */
+/** A statistics block of the overview (WatchStats). */
 export type WatchStats = Schemas["WatchStats"];
-/** One registered viewer's watch record in the detail query (§2.4). */
+/** One registered viewer's watch record in the detail query (ViewerWatchRecord). */
 export type ViewerWatchRecord = Schemas["ViewerWatchRecord"];
-/** The overview's `data` (§4.5). */
+/** The overview's `data` (getWatchOverview). */
 export type WatchOverview = Schemas["WatchOverview"];
-/** One page of the detail query's `data` (§4.6). */
+/** One page of the detail query's `data` (queryViewerWatch). */
 export type ViewerWatchPage = Schemas["ViewerWatchPage"];
-/** `data` of a successful upsert: the viewer and whether this call created it (§4.3). */
+/** `data` of a successful upsert: the viewer and whether this call created it (upsertViewer). */
 export type UpsertViewerResult = Schemas["UpsertViewerResult"];
 
-/** Request body of `POST /api/v1/open/viewers/upsert` (§4.3). */
+/** Request body of `POST /api/v1/open/viewers/upsert` (upsertViewer). */
 export type UpsertViewerRequest = Schemas["UpsertViewerRequest"];
-/** Request body of `POST /api/v1/open/viewers/login-tickets` (§4.4). */
+/** Request body of `POST /api/v1/open/viewers/login-tickets` (issueLoginTicket). */
 export type IssueLoginTicketRequest = Schemas["IssueLoginTicketRequest"];
-/** Request body of `POST /api/v1/open/watch-data/overview` (§4.5). */
+/** Request body of `POST /api/v1/open/watch-data/overview` (getWatchOverview). */
 export type GetWatchOverviewRequest = Schemas["GetWatchOverviewRequest"];
-/** Request body of `POST /api/v1/open/watch-data/viewers/query` (§4.6). */
+/** Request body of `POST /api/v1/open/watch-data/viewers/query` (queryViewerWatch). */
 export type QueryViewerWatchRequest = Schemas["QueryViewerWatchRequest"];
 
 /** Success envelope of upsert: `{ requestId, data }`. */
@@ -48,18 +48,18 @@ export type IssueLoginTicketResponse = Schemas["IssueLoginTicketResponse"];
 export type GetWatchOverviewResponse = Schemas["GetWatchOverviewResponse"];
 /** Success envelope of the detail query. */
 export type QueryViewerWatchResponse = Schemas["QueryViewerWatchResponse"];
-/** Error envelope of every operation (§4.2): `{ requestId, error: { code, message, details? } }`. */
+/** Error envelope of every operation (ErrorEnvelope): `{ requestId, error: { code, message, details? } }`. */
 export type ErrorEnvelope = Schemas["ErrorEnvelope"];
 /** The `error` object of the error envelope. */
 export type ErrorBody = Schemas["ErrorBody"];
 
-/** Every error code of the API (§7). */
+/** Every error code of the API (Errors and retries). */
 export type ErrorCode = Schemas["ErrorCode"];
 /** `ALL`, `LIVE` or `REPLAY`. */
 export type PlaybackMode = Schemas["PlaybackMode"];
 /** The three sort orders of the detail query. */
 export type Sort = Schemas["Sort"];
-/** `PROVISIONAL`, `FINALIZING` or `FINAL` (§3.2). */
+/** `PROVISIONAL`, `FINALIZING` or `FINAL` (Data states). */
 export type DataState = Schemas["DataState"];
 /** How a client may treat an error code: `never` retry, retry with `backoff`, or `poll` later. */
 export type RetryClass = (typeof errorCatalog)[ErrorCode]["retry"];
@@ -82,6 +82,9 @@ export type GetWatchOverviewErrorCode = OperationErrorCode<"getWatchOverview">;
 /** Error codes of the detail query. */
 export type QueryViewerWatchErrorCode = OperationErrorCode<"queryViewerWatch">;
 /** Request body of an operation by id. */
-export type RequestBody<Op extends OperationId> = NonNullable<operationTypes[Op]["requestBody"]>["content"]["application/json"];
+export type RequestBody<Op extends OperationId> = NonNullable<
+  operationTypes[Op]["requestBody"]
+>["content"]["application/json"];
 /** Success `data` of an operation by id. */
-export type ResponseData<Op extends OperationId> = operationTypes[Op]["responses"][200]["content"]["application/json"]["data"];
+export type ResponseData<Op extends OperationId> =
+  operationTypes[Op]["responses"][200]["content"]["application/json"]["data"];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorCatalog, limits, operations } from "./index";
 
 describe("spec constants generated from x- extensions", () => {
-  it("§8 limits come from x-limits", () => {
+  it("Limits: limits come from x-limits", () => {
     expect(limits.uidMin).toBe(10000);
     expect(limits.maxCombinedIds).toBe(300);
     expect(limits.clockSkewSeconds).toBe(300);
@@ -14,11 +14,11 @@ describe("spec constants generated from x- extensions", () => {
     ["WATCH_DATA_UNAVAILABLE", 503, "backoff"],
     ["INTERNAL_ERROR", 500, "backoff"],
     ["OPEN_API_UNAUTHORIZED", 401, "never"],
-  ] as const)("§7 %s is %i and retried: %s", (code, status, retry) => {
+  ] as const)("Errors and retries: %s is %i and retried: %s", (code, status, retry) => {
     expect(errorCatalog[code]).toEqual({ status, retry });
   });
 
-  it("§4 operations carry their exact paths and error codes per status", () => {
+  it("the operations: operations carry their exact paths and error codes per status", () => {
     expect(operations.upsertViewer.path).toBe("/api/v1/open/viewers/upsert");
     expect(operations.queryViewerWatch.errors["400"]).toEqual(["REQUEST_INVALID", "WATCH_REQUEST_INVALID"]);
     expect(Object.keys(errorCatalog)).toHaveLength(18);

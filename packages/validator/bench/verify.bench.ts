@@ -23,7 +23,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { canonicalString } from "@org/webinar-signing";
 import * as OpenApiValidator from "express-openapi-validator";
 import { loadSpec } from "../scripts/spec-schemas";
-import { createMemoryNonceStore, createRequestVerifier, parseAndValidate, type ApiKeyRecord, type IncomingRequest } from "@org/webinar-validator";
+import {
+  createMemoryNonceStore,
+  createRequestVerifier,
+  parseAndValidate,
+  type ApiKeyRecord,
+  type IncomingRequest,
+} from "@org/webinar-validator";
 
 const ROUNDS = 5;
 const REQUESTS_PER_ROUND = 20_000;
@@ -46,7 +52,9 @@ function signedRequests(count: number, timestamp: string): IncomingRequest[] {
   const bodyHash = createHash("sha256").update(bodyBytes).digest("hex");
   return Array.from({ length: count }, () => {
     const nonce = randomBytes(16).toString("hex");
-    const signature = createHmac("sha256", secret).update(canonicalString({ apiKey, path, timestamp, nonce, bodyHash })).digest("hex");
+    const signature = createHmac("sha256", secret)
+      .update(canonicalString({ apiKey, path, timestamp, nonce, bodyHash }))
+      .digest("hex");
     return {
       method: "POST",
       rawPath: path,
@@ -69,7 +77,11 @@ async function bareRoundTrip(): Promise<{ run(count: number): Promise<void>; clo
   const answer = JSON.stringify({ requestId: "req_bench", data: { ok: true } });
   const server = createServer((req, res) => {
     req.resume();
-    req.on("end", () => res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(answer) }).end(answer));
+    req.on("end", () =>
+      res
+        .writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(answer) })
+        .end(answer),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -77,7 +89,14 @@ async function bareRoundTrip(): Promise<{ run(count: number): Promise<void>; clo
   const once = () =>
     new Promise<void>((resolve, reject) => {
       const outgoing = httpRequest(
-        { host: "127.0.0.1", port, method: "POST", path, agent, headers: { "Content-Type": "application/json", "Content-Length": bodyBytes.byteLength } },
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path,
+          agent,
+          headers: { "Content-Type": "application/json", "Content-Length": bodyBytes.byteLength },
+        },
         (response) => {
           response.resume();
           response.on("end", resolve);
@@ -170,7 +189,8 @@ function benchNonceStore(): Promise<number> {
 
 function benchParseAndValidate(): Promise<number> {
   return perCall((count) => {
-    for (let index = 0; index < count; index += 1) if (!parseAndValidate("upsertViewer", bodyBytes).ok) throw new Error("invalid bench body");
+    for (let index = 0; index < count; index += 1)
+      if (!parseAndValidate("upsertViewer", bodyBytes).ok) throw new Error("invalid bench body");
   });
 }
 
@@ -179,10 +199,18 @@ function benchParseAndValidate(): Promise<number> {
  * driven directly with a minimal Express-shaped request so no HTTP or JSON parsing is measured.
  */
 async function benchExpressOpenApiValidator(): Promise<number> {
-  const document = structuredClone(loadSpec().document) as unknown as { paths: Record<string, { post: Record<string, unknown> }> };
+  const document = structuredClone(loadSpec().document) as unknown as {
+    paths: Record<string, { post: Record<string, unknown> }>;
+  };
   // x-codeSamples refer to shell and Python files its $ref resolver cannot parse.
   for (const item of Object.values(document.paths)) delete item.post["x-codeSamples"];
-  const chain = OpenApiValidator.middleware({ apiSpec: document as never, validateRequests: true, validateResponses: false, validateSecurity: false, validateApiSpec: false });
+  const chain = OpenApiValidator.middleware({
+    apiSpec: document as never,
+    validateRequests: true,
+    validateResponses: false,
+    validateSecurity: false,
+    validateApiSpec: false,
+  });
   const run = () =>
     new Promise<void>((resolve, reject) => {
       const req = {
@@ -223,14 +251,20 @@ function loadTime(file: string, kind: "import" | "require"): number {
       ? `await import(${JSON.stringify(pathToFileURL(emptyModule).href)}); const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`
       : `require(${JSON.stringify(packageJson)}); const t = performance.now(); require(${JSON.stringify(file)}); console.log(performance.now() - t);`;
   const args = kind === "import" ? ["--input-type=module", "-e", script] : ["-e", script];
-  const times = Array.from({ length: 7 }, () => Number(execFileSync(process.execPath, args, { encoding: "utf8" }).trim()));
+  const times = Array.from({ length: 7 }, () =>
+    Number(execFileSync(process.execPath, args, { encoding: "utf8" }).trim()),
+  );
   return median(times);
 }
 
 /** What the first load of any module costs in a fresh process (the loader's own setup), for reference. */
 function loaderSetupTime(): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(emptyModule).href)}); console.log(performance.now() - t);`;
-  return median(Array.from({ length: 7 }, () => Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim())));
+  return median(
+    Array.from({ length: 7 }, () =>
+      Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim()),
+    ),
+  );
 }
 
 const { pipeline, roundTrip, share } = await benchPipeline();
@@ -246,13 +280,19 @@ const responseModule = fileURLToPath(new URL("../src/response-validators.gen.js"
 const distEsm = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const distCjs = fileURLToPath(new URL("../dist/index.cjs", import.meta.url));
 
-console.log(`@org/webinar-validator bench (Node ${process.version}, median of ${ROUNDS} rounds x ${REQUESTS_PER_ROUND} requests)`);
+console.log(
+  `@org/webinar-validator bench (Node ${process.version}, median of ${ROUNDS} rounds x ${REQUESTS_PER_ROUND} requests)`,
+);
 console.log(`verify + nonce + parse + validate (upsert, ${bodyBytes.byteLength} B): ${fmt(pipeline)} µs/request`);
 console.log(`bare node:http round trip (keep-alive POST, same body): ${fmt(roundTrip)} µs/request`);
 console.log(`  pipeline / round trip: ${fmt(share * 100, 1).trim()} % (median of per-round ratios; goal <= 10 %)`);
 console.log(`  of which parseAndValidate (decode + JSON.parse + ajv + rules): ${fmt(parseValidate).trim()} µs`);
-console.log(`  of which memory nonce store (growing to ${ROUNDS * REQUESTS_PER_ROUND + WARMUP} nonces): ${fmt(nonceStore).trim()} µs`);
-console.log(`express-openapi-validator, same body and spec:        ${fmt(expressOpenApi)} µs/request (route lookup + validation of the parsed body; ${fmt(expressOpenApi / parseValidate, 1).trim()}x parseAndValidate)`);
+console.log(
+  `  of which memory nonce store (growing to ${ROUNDS * REQUESTS_PER_ROUND + WARMUP} nonces): ${fmt(nonceStore).trim()} µs`,
+);
+console.log(
+  `express-openapi-validator, same body and spec:        ${fmt(expressOpenApi)} µs/request (route lookup + validation of the parsed body; ${fmt(expressOpenApi / parseValidate, 1).trim()}x parseAndValidate)`,
+);
 /** The load time, or why it could not be measured (e.g. dist/ being rebuilt by a concurrent build). */
 const loadFigure = (file: string, kind: "import" | "require") => {
   if (!existsSync(file)) return "    n/a (not built)";
@@ -262,8 +302,14 @@ const loadFigure = (file: string, kind: "import" | "require") => {
     return `    n/a (${(error as Error).message.split("\n")[0]})`;
   }
 };
-console.log(`load src/request-validators.gen.js (import):          ${loadFigure(requestModule, "import")}           target < 10 ms`);
-console.log(`load src/response-validators.gen.js (import):         ${loadFigure(responseModule, "import")}           (contract tests only)`);
+console.log(
+  `load src/request-validators.gen.js (import):          ${loadFigure(requestModule, "import")}           target < 10 ms`,
+);
+console.log(
+  `load src/response-validators.gen.js (import):         ${loadFigure(responseModule, "import")}           (contract tests only)`,
+);
 console.log(`load dist/index.js, whole package (import):          ${loadFigure(distEsm, "import")}`);
 console.log(`load dist/index.cjs, whole package (require):        ${loadFigure(distCjs, "require")}`);
-console.log(`  (each after the module loader is set up; that setup, paid once by every program: ${fmt(loaderSetupTime()).trim()} ms)`);
+console.log(
+  `  (each after the module loader is set up; that setup, paid once by every program: ${fmt(loaderSetupTime()).trim()} ms)`,
+);

@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { renderValidators } from "./render-validators";
 
 const rendered = renderValidators();
-const write = (relative: string, text: string) => writeFileSync(fileURLToPath(new URL(relative, import.meta.url)), text);
+const write = (relative: string, text: string) =>
+  writeFileSync(fileURLToPath(new URL(relative, import.meta.url)), text);
 write("../src/request-validators.gen.js", rendered.requests.module);
 write("../src/request-validators.gen.d.ts", rendered.requests.declarations);
 write("../src/response-validators.gen.js", rendered.responses.module);

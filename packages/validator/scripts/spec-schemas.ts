@@ -34,7 +34,7 @@ interface SpecDocument {
 }
 
 /**
- * ajv options of spec §2.6 and design.md §4: 2020-12, strict, every error reported, no coercion, unknown fields
+ * ajv options of Conventions and CONTRIBUTING.md: 2020-12, strict, every error reported, no coercion, unknown fields
  * rejected by the schemas (never removed), patterns with the `u` flag, lengths in code points (ajv's default).
  * `allowUnionTypes` admits `type: [string, "null"]` (displayName, phone of a viewer) without relaxing `strict`.
  */
@@ -49,8 +49,12 @@ export const ajvOptions = {
   messages: true,
 } as const satisfies Options;
 
-/** Vendor keywords the schemas carry. `x-error-code` maps errors to a code; the others only document. */
+/**
+ * Vendor keywords the schemas carry. `x-error-code` maps errors to a code; `x-pattern-message` says in words what
+ * a `pattern` asks for (the `message` of its `details.errors` entry); the others only document.
+ */
 export const ERROR_CODE_KEYWORD = "x-error-code";
+export const PATTERN_MESSAGE_KEYWORD = "x-pattern-message";
 const DOCUMENTATION_KEYWORDS = ["x-enumDescriptions", "x-httpStatus", "x-retry"] as const;
 
 export interface LoadedSpec {
@@ -73,7 +77,8 @@ function rewriteRefs(node: Json): Json {
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$ref" && typeof value === "string") {
-      if (!value.startsWith(COMPONENT_REF)) throw new Error(`unsupported $ref ${value}: only ${COMPONENT_REF}* is resolved`);
+      if (!value.startsWith(COMPONENT_REF))
+        throw new Error(`unsupported $ref ${value}: only ${COMPONENT_REF}* is resolved`);
       copy[key] = `${COMPONENTS_ID}#/$defs/${value.slice(COMPONENT_REF.length)}`;
     } else {
       copy[key] = rewriteRefs(value);
@@ -83,7 +88,8 @@ function rewriteRefs(node: Json): Json {
 }
 
 function componentName(ref: Json | undefined, where: string): string {
-  if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF)) throw new Error(`${where}: expected a $ref to ${COMPONENT_REF}*`);
+  if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF))
+    throw new Error(`${where}: expected a $ref to ${COMPONENT_REF}*`);
   return ref.slice(COMPONENT_REF.length);
 }
 
@@ -109,6 +115,31 @@ export interface SpecSchemas {
   operations: OperationSchemas[];
   /** The schemas to add to ajv: one document with every component and every narrowed error envelope as `$defs`. */
   schemas: JsonObject[];
+  /** Each `pattern` of the spec's schemas -> its `x-pattern-message`. */
+  patternMessages: Record<string, string>;
+}
+
+/**
+ * Collects `x-pattern-message` by pattern from every schema of the spec. Every pattern must have one (a reader of
+ * an error should not have to decode a regular expression), and one pattern means one thing everywhere.
+ */
+function collectPatternMessages(node: Json, where: string, found: Record<string, string>): void {
+  if (Array.isArray(node)) {
+    for (const [index, item] of node.entries()) collectPatternMessages(item, `${where}/${index}`, found);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  if (typeof node.pattern === "string") {
+    const message = node[PATTERN_MESSAGE_KEYWORD];
+    if (typeof message !== "string")
+      throw new Error(`${where}: pattern ${node.pattern} lacks ${PATTERN_MESSAGE_KEYWORD}`);
+    const known = found[node.pattern];
+    if (known !== undefined && known !== message)
+      throw new Error(`${where}: pattern ${node.pattern} has two messages: "${known}" and "${message}"`);
+    found[node.pattern] = message;
+  }
+  for (const [key, value] of Object.entries(node))
+    if (key !== "examples") collectPatternMessages(value, `${where}/${key}`, found);
 }
 
 function resolveResponse(document: SpecDocument, response: JsonObject): JsonObject {
@@ -129,8 +160,14 @@ function jsonSchemaOf(response: JsonObject, where: string): JsonObject {
 }
 
 /** Walks an object schema's properties (following component refs) and collects `x-error-code` by instance pointer. */
-function collectErrorCodes(document: SpecDocument, schema: JsonObject, pointer: string, found: Record<string, string>): void {
-  const target = typeof schema.$ref === "string" ? document.components.schemas[componentName(schema.$ref, pointer)] : schema;
+function collectErrorCodes(
+  document: SpecDocument,
+  schema: JsonObject,
+  pointer: string,
+  found: Record<string, string>,
+): void {
+  const target =
+    typeof schema.$ref === "string" ? document.components.schemas[componentName(schema.$ref, pointer)] : schema;
   if (!target) throw new Error(`unresolved ${String(schema.$ref)}`);
   const code = target[ERROR_CODE_KEYWORD];
   if (typeof code === "string") found[pointer] = code;
@@ -165,7 +202,10 @@ export function buildSpecSchemas(spec: LoadedSpec = loadSpec()): SpecSchemas {
       const exportName = `response_${operationId}_${status}`;
       const schema = jsonSchemaOf(response, `${operationId} ${status}`);
       if (status.startsWith("2")) {
-        responses[status] = { exportName, ref: `${COMPONENTS_ID}#/$defs/${componentName(schema.$ref, `${operationId} ${status}`)}` };
+        responses[status] = {
+          exportName,
+          ref: `${COMPONENTS_ID}#/$defs/${componentName(schema.$ref, `${operationId} ${status}`)}`,
+        };
         continue;
       }
       const codes = response["x-error-codes"];
@@ -189,7 +229,9 @@ export function buildSpecSchemas(spec: LoadedSpec = loadSpec()): SpecSchemas {
       responses,
     });
   }
-  return { spec, operations, schemas };
+  const patternMessages: Record<string, string> = {};
+  collectPatternMessages(document.components.schemas as unknown as Json, "#/components/schemas", patternMessages);
+  return { spec, operations, schemas, patternMessages };
 }
 
 /**
@@ -202,6 +244,7 @@ export function createSpecAjv(specSchemas: SpecSchemas, extra: Options = {}): Aj
   const errorCodes = (specSchemas.spec.document.components.schemas.ErrorCode as { enum: string[] }).enum;
   // Registered so strict mode accepts it; its meta-schema makes a misspelt code in the spec fail generation.
   ajv.addKeyword({ keyword: ERROR_CODE_KEYWORD, schemaType: "string", metaSchema: { enum: errorCodes } });
+  ajv.addKeyword({ keyword: PATTERN_MESSAGE_KEYWORD, schemaType: "string" });
   for (const keyword of DOCUMENTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: "object" });
   for (const schema of specSchemas.schemas) ajv.addSchema(schema);
   return ajv;

@@ -53,7 +53,10 @@ export function trimRequestFields(operationId: OperationId, body: JsonObject): v
  * checkCombinedIds("queryViewerWatch", { uids: Array(150).fill(10001), externalUserIds: Array(151).fill("a") });
  * // { pointer: "", rule: "maxCombinedIds", code: "WATCH_REQUEST_INVALID", count: 301, limit: 300, ... }
  */
-export function checkCombinedIds(operationId: OperationId, body: JsonObject): (CodedIssue & { count: number; limit: number }) | undefined {
+export function checkCombinedIds(
+  operationId: OperationId,
+  body: JsonObject,
+): (CodedIssue & { count: number; limit: number }) | undefined {
   if (operationId !== "queryViewerWatch") return undefined;
   const count = lengthOf(body.uids) + lengthOf(body.externalUserIds);
   const limit = limits.maxCombinedIds;

@@ -1,10 +1,10 @@
 /**
- * Cross-origin access for browser calls (spec §5.3: "browser calls from a documentation origin need that origin
+ * Cross-origin access for browser calls (Signing requests: "browser calls from a documentation origin need that origin
  * allowed by cross-origin configuration; otherwise 403 ORIGIN_FORBIDDEN"). Server-to-server calls send no
  * `Origin` and are not affected. No credentials mode: the API uses no cookies.
  */
 
-/** The headers a signed request carries (spec §5.1); a preflight may ask for these and nothing else. */
+/** The headers a signed request carries (Signing requests); a preflight may ask for these and nothing else. */
 export const SIGNED_REQUEST_HEADERS = ["Content-Type", "X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"] as const;
 
 /** Readable by browser code: the request id only (nothing secret is ever in a response header). */
@@ -39,7 +39,9 @@ export function createCorsPolicy(allowedOrigins: readonly string[]): CorsPolicy 
       serialized = undefined;
     }
     if (serialized !== origin || serialized === "null") {
-      throw new TypeError(`allowedOrigins: ${JSON.stringify(origin)} is not a serialized origin like "https://docs.example.com"`);
+      throw new TypeError(
+        `allowedOrigins: ${JSON.stringify(origin)} is not a serialized origin like "https://docs.example.com"`,
+      );
     }
   }
   const allowed = new Set(allowedOrigins);

@@ -3,7 +3,7 @@
  * `ErrorCode` schema's `x-httpStatus` (via `errorCatalog`), so a code can never be answered with a status the spec
  * does not give it.
  */
-import { errorCatalog, type ErrorBody, type ErrorCode, type ErrorEnvelope } from "@org/webinar-types";
+import { errorCatalog, type ErrorBody, type ErrorCode } from "@org/webinar-types";
 
 /** One offending field of a request body: where (JSON pointer), which rule, and a human message. */
 export interface ValidationIssue {
@@ -15,10 +15,26 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Builds `{ requestId, error: { code, message, details? } }`. */
-export function errorEnvelope(requestId: string, code: ErrorCode, message: string, details?: ErrorBody["details"]): ErrorEnvelope {
-  const error: ErrorBody = details === undefined ? { code, message } : { code, message, details };
-  return { requestId, error };
+/** An error envelope whose code is `Code`: the spec's `ErrorEnvelope` for the default, a server's own codes otherwise. */
+export interface ErrorEnvelopeOf<Code extends string> {
+  requestId: string;
+  error: Omit<ErrorBody, "code"> & { code: Code };
+}
+
+/**
+ * Builds `{ requestId, error: { code, message, details? } }`, `details` left out when there are none. A server may
+ * use it for answers of its own with codes outside the spec's `ErrorCode` (an admin API, say).
+ *
+ * @example
+ * errorEnvelope("req_1", "OPEN_API_REPLAYED", "nonce already used"); // { requestId: "req_1", error: { code: ..., message: ... } }
+ */
+export function errorEnvelope<Code extends string = ErrorCode>(
+  requestId: string,
+  code: Code,
+  message: string,
+  details?: ErrorBody["details"],
+): ErrorEnvelopeOf<Code> {
+  return { requestId, error: details === undefined ? { code, message } : { code, message, details } };
 }
 
 /** The HTTP status the spec gives an error code (`x-httpStatus`). */

@@ -16,7 +16,13 @@
  * app.use(webinarExpress(verifier));
  */
 export { createRequestVerifier } from "./request-verifier";
-export type { RequestVerifier, RequestVerifierOptions, VerifiedRequest, VerifiedRequestOf, VerifyInit } from "./request-verifier";
+export type {
+  RequestVerifier,
+  RequestVerifierOptions,
+  VerifiedRequest,
+  VerifiedRequestOf,
+  VerifyInit,
+} from "./request-verifier";
 
 export { verifySignedRequest } from "./verify-signed-request";
 export type {
@@ -32,7 +38,8 @@ export type { RequestHeaders } from "./request-headers";
 
 export { MAX_REPORTED_ISSUES, parseAndValidate } from "./parse-and-validate";
 export type { ParseResult } from "./parse-and-validate";
-export type { ValidationIssue } from "./error-envelope";
+export { defaultRequestId, errorEnvelope } from "./error-envelope";
+export type { ErrorEnvelopeOf, ValidationIssue } from "./error-envelope";
 
 export { createMemoryNonceStore, NonceStoreFullError } from "./nonce-store";
 export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";

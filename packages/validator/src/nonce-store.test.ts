@@ -32,7 +32,9 @@ describe("createMemoryNonceStore", () => {
 
   it("atomic: of concurrent uses of one nonce exactly one is accepted", async () => {
     const store = createMemoryNonceStore();
-    const results = await Promise.all(Array.from({ length: 50 }, () => store.consume("key", "same", Date.now() + 1000)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => store.consume("key", "same", Date.now() + 1000)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 

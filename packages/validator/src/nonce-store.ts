@@ -51,7 +51,8 @@ const DEFAULT_MAX_ENTRIES = 100_000;
  */
 export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): NonceStore {
   const { maxEntries = DEFAULT_MAX_ENTRIES, now = Date.now } = options;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
+    throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   // "<apiKey>\n<nonce>" -> expiry, in the order recorded. A nonce holds no line feed, so a key names one pair.
   const expiries = new Map<string, number>();
 
@@ -71,7 +72,8 @@ export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): N
       if (existing !== undefined && existing > at) return false;
       expiries.delete(key);
       if (expiries.size >= maxEntries) forgetExpired(at, true);
-      if (expiries.size >= maxEntries) throw new NonceStoreFullError(`memory nonce store is full (${maxEntries} unexpired nonces)`);
+      if (expiries.size >= maxEntries)
+        throw new NonceStoreFullError(`memory nonce store is full (${maxEntries} unexpired nonces)`);
       expiries.set(key, expiresAtMs);
       return true;
     },

@@ -59,7 +59,10 @@ const toIssue = ({ pointer, rule, message }: CodedIssue): ValidationIssue => ({ 
  * // { ok: false, status: 400, error: { code: "REQUEST_INVALID", message: "request body is invalid",
  * //   details: { errors: [{ pointer: "/phone", rule: "type", message: "must be string" }] } } }
  */
-export function parseAndValidate<Op extends OperationId>(operationId: Op, rawBody: Uint8Array | string): ParseResult<Op> {
+export function parseAndValidate<Op extends OperationId>(
+  operationId: Op,
+  rawBody: Uint8Array | string,
+): ParseResult<Op> {
   const text = decode(rawBody);
   if (text === undefined) return bodyRejected("utf8", "the body is not valid UTF-8");
   let value: unknown;
@@ -81,11 +84,16 @@ export function parseAndValidate<Op extends OperationId>(operationId: Op, rawBod
     const reported = issues.slice(0, MAX_REPORTED_ISSUES).map(toIssue);
     const details: NonNullable<ErrorBody["details"]> = { errors: reported };
     if (issues.length > reported.length) details.omittedErrors = issues.length - reported.length;
-    if (issues.some((issue) => issue.code === "REQUEST_INVALID")) return rejected("REQUEST_INVALID", "request body is invalid", details);
+    if (issues.some((issue) => issue.code === "REQUEST_INVALID"))
+      return rejected("REQUEST_INVALID", "request body is invalid", details);
     if (combined !== undefined) {
       details.count = combined.count;
       details.limit = combined.limit;
-      return rejected("WATCH_REQUEST_INVALID", `uids and externalUserIds together hold at most ${combined.limit} items`, details);
+      return rejected(
+        "WATCH_REQUEST_INVALID",
+        `uids and externalUserIds together hold at most ${combined.limit} items`,
+        details,
+      );
     }
     return rejected("WATCH_REQUEST_INVALID", `${reported[0]!.pointer.slice(1)} ${reported[0]!.message}`, details);
   }

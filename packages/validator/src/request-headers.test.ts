@@ -34,13 +34,31 @@ const forms: Array<[string, (pairs: Array<[string, string]>) => RequestHeaders]>
 
 describe.each(forms)("singleHeader over %s", (_form, make) => {
   it.each([
-    { rule: "§5.1 present once", pairs: [["X-Nonce", "abc"]], expected: "abc" },
+    { rule: "Signing requests present once", pairs: [["X-Nonce", "abc"]], expected: "abc" },
     { rule: "header names are case-insensitive", pairs: [["x-NONCE", "abc"]], expected: "abc" },
-    { rule: "§5.1 missing", pairs: [["X-Other", "abc"]], expected: { problem: "missing" } },
-    { rule: "§5.1 empty counts as missing", pairs: [["X-Nonce", ""]], expected: { problem: "missing" } },
-    { rule: "§5.1 repeated with the same value", pairs: [["X-Nonce", "abc"], ["x-nonce", "abc"]], expected: { problem: "repeated" } },
-    { rule: "§5.1 repeated with different values", pairs: [["X-Nonce", "abc"], ["X-Nonce", "def"]], expected: { problem: "repeated" } },
-    { rule: "§5.1 a comma-joined value is a repetition", pairs: [["X-Nonce", "abc,def"]], expected: { problem: "repeated" } },
+    { rule: "Signing requests missing", pairs: [["X-Other", "abc"]], expected: { problem: "missing" } },
+    { rule: "Signing requests empty counts as missing", pairs: [["X-Nonce", ""]], expected: { problem: "missing" } },
+    {
+      rule: "Signing requests repeated with the same value",
+      pairs: [
+        ["X-Nonce", "abc"],
+        ["x-nonce", "abc"],
+      ],
+      expected: { problem: "repeated" },
+    },
+    {
+      rule: "Signing requests repeated with different values",
+      pairs: [
+        ["X-Nonce", "abc"],
+        ["X-Nonce", "def"],
+      ],
+      expected: { problem: "repeated" },
+    },
+    {
+      rule: "Signing requests a comma-joined value is a repetition",
+      pairs: [["X-Nonce", "abc,def"]],
+      expected: { problem: "repeated" },
+    },
   ] as const)("$rule", ({ pairs, expected }) => {
     expect(singleHeader(make(pairs.map(([name, value]) => [name, value])), "x-nonce")).toEqual(expected);
   });
@@ -48,7 +66,15 @@ describe.each(forms)("singleHeader over %s", (_form, make) => {
 
 describe("headerValues", () => {
   it("raw pairs keep every value in order", () => {
-    expect(headerValues([["Content-Encoding", "gzip"], ["content-encoding", "identity"]], "content-encoding")).toEqual(["gzip", "identity"]);
+    expect(
+      headerValues(
+        [
+          ["Content-Encoding", "gzip"],
+          ["content-encoding", "identity"],
+        ],
+        "content-encoding",
+      ),
+    ).toEqual(["gzip", "identity"]);
   });
   it("an absent header has no values", () => {
     expect(headerValues({}, "origin")).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Reads request headers in the forms frameworks give them, without hiding repetition: spec §5.1 lets each
+ * Reads request headers in the forms frameworks give them, without hiding repetition: Signing requests lets each
  * signature header appear once only, and a server that reads "the first" or "the last" of two values verifies
  * something other than what the client meant.
  */

@@ -4,10 +4,13 @@ import { createOperationPathMatcher, matchOperationPath } from "./request-path";
 
 const UPSERT = operations.upsertViewer.path;
 
-describe("matchOperationPath (§4 path exactly as given)", () => {
-  it.each(Object.entries(operations))("§4 %s at its exact path is that operation", (operationId, operation) => {
-    expect(matchOperationPath(operation.path)).toEqual({ kind: "operation", operationId });
-  });
+describe("matchOperationPath (the operations path exactly as given)", () => {
+  it.each(Object.entries(operations))(
+    "the operations %s at its exact path is that operation",
+    (operationId, operation) => {
+      expect(matchOperationPath(operation.path)).toEqual({ kind: "operation", operationId });
+    },
+  );
 
   it.each([
     ["a trailing slash", `${UPSERT}/`],
@@ -27,7 +30,7 @@ describe("matchOperationPath (§4 path exactly as given)", () => {
     ["a leading double slash", `/${UPSERT}`],
     ["backslashes", UPSERT.replaceAll("/", "\\")],
     ["the absolute form", `http://127.0.0.1:8080${UPSERT}`],
-  ])("§4 §5.3 %s -> non-canonical (401)", (_what, path) => {
+  ])("the operations: Signing requests %s -> non-canonical (401)", (_what, path) => {
     expect(matchOperationPath(path)).toEqual({ kind: "nonCanonical", operationId: "upsertViewer" });
   });
 
@@ -39,7 +42,7 @@ describe("matchOperationPath (§4 path exactly as given)", () => {
     ["empty", ""],
     ["a malformed escape", "/api/v1/open/viewers/%E0%A4%A"],
     ["asterisk form", "*"],
-  ])("§4 %s -> no operation (404)", (_what, path) => {
+  ])("the operations: %s -> no operation (404)", (_what, path) => {
     expect(matchOperationPath(path)).toEqual({ kind: "unknown" });
   });
 });

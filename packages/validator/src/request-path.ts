@@ -1,8 +1,8 @@
 /**
- * Which operation a request path names (spec §4: "path exactly as given, no query string, no trailing slash,
+ * Which operation a request path names (the operations: "path exactly as given, no query string, no trailing slash,
  * no percent-encoding"). Checked on the request target exactly as received, before any router normalizes it:
- * the client signs the path it sends (§5.2), so a path that only a lenient router would map to an operation is
- * answered 401 `OPEN_API_UNAUTHORIZED` ("non-canonical path", §5.3), and a path that is no operation at all 404.
+ * the client signs the path it sends (Signing requests), so a path that only a lenient router would map to an operation is
+ * answered 401 `OPEN_API_UNAUTHORIZED` ("non-canonical path", Signing requests), and a path that is no operation at all 404.
  */
 import { operations, type OperationId } from "@org/webinar-types";
 
@@ -51,7 +51,7 @@ export type OperationPathMatcher = (rawPath: string) => PathMatch;
 
 /**
  * A matcher for a deployment whose operations live under `basePath` (a reverse proxy that forwards
- * `/webinar/api/v1/...` unchanged: clients sign the real path, prefix included, design.md §3). `basePath` is
+ * `/webinar/api/v1/...` unchanged: clients sign the real path, prefix included, CONTRIBUTING.md). `basePath` is
  * `""` (the default) or a path such as `/webinar`: a leading slash, no trailing slash, no query.
  *
  * @example
@@ -61,13 +61,18 @@ export type OperationPathMatcher = (rawPath: string) => PathMatch;
  */
 export function createOperationPathMatcher(basePath = ""): OperationPathMatcher {
   if (basePath !== "" && !/^(?:\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/.test(basePath)) {
-    throw new TypeError(`basePath must be "" or a path like "/webinar" (leading slash, no trailing slash, no query), got ${JSON.stringify(basePath)}`);
+    throw new TypeError(
+      `basePath must be "" or a path like "/webinar" (leading slash, no trailing slash, no query), got ${JSON.stringify(basePath)}`,
+    );
   }
   const canonicalPaths = new Map<string, PathMatch>();
   const looseOperationPaths = new Map<string, PathMatch>();
   for (const [operationId, operation] of Object.entries(operations) as Array<[OperationId, { path: string }]>) {
     canonicalPaths.set(`${basePath}${operation.path}`, Object.freeze({ kind: "operation", operationId }));
-    looseOperationPaths.set(looseForm(`${basePath}${operation.path}`), Object.freeze({ kind: "nonCanonical", operationId }));
+    looseOperationPaths.set(
+      looseForm(`${basePath}${operation.path}`),
+      Object.freeze({ kind: "nonCanonical", operationId }),
+    );
   }
   return (rawPath) => canonicalPaths.get(rawPath) ?? looseOperationPaths.get(looseForm(rawPath)) ?? UNKNOWN;
 }

@@ -10,7 +10,12 @@
  */
 import type { ErrorCode, OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
-import { errorCodeOverrides, requestValidators, type GeneratedValidationError } from "./request-validators.gen.js";
+import {
+  errorCodeOverrides,
+  patternMessages,
+  requestValidators,
+  type GeneratedValidationError,
+} from "./request-validators.gen.js";
 
 /** A request-body issue and the error code it answers. */
 export interface CodedIssue extends ValidationIssue {
@@ -24,7 +29,8 @@ const escapePointerToken = (token: string) => token.replaceAll("~", "~0").replac
 /** ajv reports a missing or unknown property at its parent; the spec's pointer names the property itself. */
 function pointerOf(error: GeneratedValidationError): string {
   const { keyword, params, instancePath } = error;
-  if (keyword === "required" && typeof params.missingProperty === "string") return `${instancePath}/${escapePointerToken(params.missingProperty)}`;
+  if (keyword === "required" && typeof params.missingProperty === "string")
+    return `${instancePath}/${escapePointerToken(params.missingProperty)}`;
   if (keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     return `${instancePath}/${escapePointerToken(params.additionalProperty)}`;
   }
@@ -35,6 +41,11 @@ function messageOf(error: GeneratedValidationError): string {
   if (error.keyword === "additionalProperties") return "is not a field of this operation (unknown fields are rejected)";
   if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
     return `must be one of ${error.params.allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  // A pattern's message is the spec's words for it (x-pattern-message), not the regular expression.
+  if (error.keyword === "pattern" && typeof error.params.pattern === "string") {
+    const message = patternMessages[error.params.pattern];
+    if (message !== undefined) return message;
   }
   return error.message ?? `violates ${error.keyword}`;
 }

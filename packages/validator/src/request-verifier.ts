@@ -112,7 +112,9 @@ export function createRequestVerifier(options: RequestVerifierOptions): RequestV
     options,
     handlesPath: (rawPath) => matchPath(rawPath).kind !== "unknown",
     verify: (request: Request | IncomingRequest, init?: VerifyInit) =>
-      verifySignature(toIncoming(request, init)).then(parseVerifiedBody, (error: unknown) => adapterFailure(options, error)),
+      verifySignature(toIncoming(request, init)).then(parseVerifiedBody, (error: unknown) =>
+        adapterFailure(options, error),
+      ),
   };
 }
 
@@ -134,7 +136,16 @@ function parseVerifiedBody(signed: SignedRequest | RequestRejection): VerifiedRe
     };
   }
   const { merchantId, apiKey, operationId, requestId, headers } = signed;
-  return { ok: true, merchantId, apiKey, operationId, body: parsed.value, rawBody: signed.body, requestId, headers } as VerifiedRequest;
+  return {
+    ok: true,
+    merchantId,
+    apiKey,
+    operationId,
+    body: parsed.value,
+    rawBody: signed.body,
+    requestId,
+    headers,
+  } as VerifiedRequest;
 }
 
 /**
@@ -161,6 +172,8 @@ function adapterFailure(options: RequestVerifierOptions, error: unknown): Reques
 export function assertRequestVerifier(value: unknown, adapter: string): asserts value is RequestVerifier {
   const candidate = value as Partial<RequestVerifier> | undefined;
   if (typeof candidate?.verify !== "function" || typeof candidate.handlesPath !== "function") {
-    throw new TypeError(`${adapter} expects the verifier of createRequestVerifier({ lookupKey, nonceStore }), got ${value === null ? "null" : typeof value}`);
+    throw new TypeError(
+      `${adapter} expects the verifier of createRequestVerifier({ lookupKey, nonceStore }), got ${value === null ? "null" : typeof value}`,
+    );
   }
 }

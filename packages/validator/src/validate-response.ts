@@ -25,11 +25,17 @@ export type ResponseValidation = { valid: true } | { valid: false; errors: Valid
 export function validateResponse(operationId: OperationId, status: number, body: unknown): ResponseValidation {
   const byStatus = responseValidators[operationId] as Readonly<Record<string, GeneratedValidator>> | undefined;
   if (byStatus === undefined) {
-    return { valid: false, errors: [{ pointer: "", rule: "operation", message: `${String(operationId)} is not an operation of the spec` }] };
+    return {
+      valid: false,
+      errors: [{ pointer: "", rule: "operation", message: `${String(operationId)} is not an operation of the spec` }],
+    };
   }
   const validate = byStatus[String(status)];
   if (validate === undefined) {
-    return { valid: false, errors: [{ pointer: "", rule: "status", message: `${operationId} does not document status ${status}` }] };
+    return {
+      valid: false,
+      errors: [{ pointer: "", rule: "status", message: `${operationId} does not document status ${status}` }],
+    };
   }
   if (validate(body)) return { valid: true };
   return {

@@ -7,8 +7,21 @@
  * except 404 and 405, which the spec's "Errors and retries" guide gives to routing (both with the code
  * `REQUEST_INVALID`).
  */
-import { limits as specLimits, operations, type ErrorCode, type ErrorEnvelope, type OperationId } from "@org/webinar-types";
-import { bodyHash, canonicalString, isUnixSeconds, isValidNonce, isWellFormedSignature, verify } from "@org/webinar-signing";
+import {
+  limits as specLimits,
+  operations,
+  type ErrorCode,
+  type ErrorEnvelope,
+  type OperationId,
+} from "@org/webinar-types";
+import {
+  bodyHash,
+  canonicalString,
+  isUnixSeconds,
+  isValidNonce,
+  isWellFormedSignature,
+  verify,
+} from "@org/webinar-signing";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
 import { ANSWER_HEADERS, defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import type { NonceStore } from "./nonce-store";
@@ -116,7 +129,8 @@ function isIdentityEncoding(values: readonly string[]): boolean {
 }
 
 function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`limits.${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new RangeError(`limits.${name} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -132,11 +146,26 @@ function rejection(
   status: number = statusOf(code),
   extraHeaders?: Readonly<Record<string, string>>,
 ): RequestRejection {
-  return { ok: false, status, body: errorEnvelope(requestId, code, message), headers: { ...ERROR_RESPONSE_HEADERS, ...headers, ...extraHeaders } };
+  return {
+    ok: false,
+    status,
+    body: errorEnvelope(requestId, code, message),
+    headers: { ...ERROR_RESPONSE_HEADERS, ...headers, ...extraHeaders },
+  };
 }
 
-function headerProblem(requestId: string, headers: Record<string, string>, name: string, { problem }: HeaderProblem): RequestRejection {
-  return rejection(requestId, headers, "REQUEST_INVALID", `${name} is ${problem}: each signature header must appear exactly once`);
+function headerProblem(
+  requestId: string,
+  headers: Record<string, string>,
+  name: string,
+  { problem }: HeaderProblem,
+): RequestRejection {
+  return rejection(
+    requestId,
+    headers,
+    "REQUEST_INVALID",
+    `${name} is ${problem}: each signature header must appear exactly once`,
+  );
 }
 
 type VerifySignature = (request: IncomingRequest) => Promise<SignedRequest | RequestRejection>;
@@ -147,13 +176,19 @@ type VerifySignature = (request: IncomingRequest) => Promise<SignedRequest | Req
  */
 export function compileSignedRequestCheck(options: SignedRequestOptions): VerifySignature {
   if (typeof options.lookupKey !== "function") throw new TypeError("lookupKey must be a function");
-  if (typeof options.nonceStore?.consume !== "function") throw new TypeError("nonceStore must have a consume(apiKey, nonce, expiresAtMs) method");
+  if (typeof options.nonceStore?.consume !== "function")
+    throw new TypeError("nonceStore must have a consume(apiKey, nonce, expiresAtMs) method");
   const now = options.now ?? Date.now;
-  const clockSkewSeconds = positiveInteger(options.limits?.clockSkewSeconds ?? specLimits.clockSkewSeconds, "clockSkewSeconds");
+  const clockSkewSeconds = positiveInteger(
+    options.limits?.clockSkewSeconds ?? specLimits.clockSkewSeconds,
+    "clockSkewSeconds",
+  );
   const maxBodyBytes = positiveInteger(options.limits?.maxBodyBytes ?? specLimits.maxBodyBytes, "maxBodyBytes");
   // A nonce must outlive every moment its timestamp is acceptable: twice the skew window (see nonce-store.ts).
   const nonceRetentionMs = 2 * clockSkewSeconds * 1000;
-  const cors: CorsPolicy | undefined = options.allowedOrigins?.length ? createCorsPolicy(options.allowedOrigins) : undefined;
+  const cors: CorsPolicy | undefined = options.allowedOrigins?.length
+    ? createCorsPolicy(options.allowedOrigins)
+    : undefined;
   const createRequestId = options.createRequestId ?? defaultRequestId;
   const basePath = options.basePath ?? "";
   const matchOperationPath = createOperationPathMatcher(basePath);
@@ -172,21 +207,46 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     const origins = request.origin === undefined ? headerValues(request.headers, "origin") : [request.origin];
     const origin = origins[0];
     if (origin !== undefined) {
-      if (origins.length > 1 || cors === undefined || !cors.allows(origin)) return rejection(requestId, headers, "ORIGIN_FORBIDDEN", "origin is not allowed");
+      if (origins.length > 1 || cors === undefined || !cors.allows(origin))
+        return rejection(requestId, headers, "ORIGIN_FORBIDDEN", "origin is not allowed");
       headers = { ...headers, ...cors.responseHeaders(origin) };
     }
 
     // Paths exactly as given (the spec's conventions); "Errors and retries": no operation -> 404, not POST -> 405.
     const path = matchOperationPath(request.rawPath);
-    if (path.kind === "unknown") return rejection(requestId, headers, "REQUEST_INVALID", "no operation at this path", 404);
+    if (path.kind === "unknown")
+      return rejection(requestId, headers, "REQUEST_INVALID", "no operation at this path", 404);
     if (path.kind === "nonCanonical") {
       const expected = `${basePath}${pathOf(path.operationId)}`;
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", `the request path is not canonical: send exactly ${expected} (no query string, trailing slash, percent-encoding or other letter case)`);
+      return rejection(
+        requestId,
+        headers,
+        "OPEN_API_UNAUTHORIZED",
+        `the request path is not canonical: send exactly ${expected} (no query string, trailing slash, percent-encoding or other letter case)`,
+      );
     }
-    if (origin !== undefined && cors !== undefined && request.method === "OPTIONS" && headerValues(request.headers, "access-control-request-method").length > 0) {
-      return { ok: false, status: 204, body: null, headers: { ...ANSWER_HEADERS, ...headers, ...cors.preflightHeaders(origin) } };
+    if (
+      origin !== undefined &&
+      cors !== undefined &&
+      request.method === "OPTIONS" &&
+      headerValues(request.headers, "access-control-request-method").length > 0
+    ) {
+      return {
+        ok: false,
+        status: 204,
+        body: null,
+        headers: { ...ANSWER_HEADERS, ...headers, ...cors.preflightHeaders(origin) },
+      };
     }
-    if (request.method !== "POST") return rejection(requestId, headers, "REQUEST_INVALID", "method not allowed: every operation is POST", 405, METHOD_NOT_ALLOWED_HEADERS);
+    if (request.method !== "POST")
+      return rejection(
+        requestId,
+        headers,
+        "REQUEST_INVALID",
+        "method not allowed: every operation is POST",
+        405,
+        METHOD_NOT_ALLOWED_HEADERS,
+      );
 
     // "Signing requests": each signature header exactly once, and a well-formed nonce.
     const apiKey = singleHeader(request.headers, "x-api-key");
@@ -197,24 +257,44 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     if (typeof nonce !== "string") return headerProblem(requestId, headers, "X-Nonce", nonce);
     const signature = singleHeader(request.headers, "x-signature");
     if (typeof signature !== "string") return headerProblem(requestId, headers, "X-Signature", signature);
-    if (!isValidNonce(nonce)) return rejection(requestId, headers, "REQUEST_INVALID", "X-Nonce must be 16-128 characters of A-Z a-z 0-9 _ -");
+    if (!isValidNonce(nonce))
+      return rejection(requestId, headers, "REQUEST_INVALID", "X-Nonce must be 16-128 characters of A-Z a-z 0-9 _ -");
 
     // "Signing requests": a JSON body, not compressed; "Limits": within the size limit.
     const contentType = singleHeader(request.headers, "content-type");
-    if (typeof contentType !== "string" || !isJsonContentType(contentType)) return rejection(requestId, headers, "REQUEST_INVALID", "Content-Type must be application/json");
+    if (typeof contentType !== "string" || !isJsonContentType(contentType))
+      return rejection(requestId, headers, "REQUEST_INVALID", "Content-Type must be application/json");
     if (!isIdentityEncoding(headerValues(request.headers, "content-encoding"))) {
-      return rejection(requestId, headers, "REQUEST_INVALID", "Content-Encoding must be absent or identity: the body is not compressed");
+      return rejection(
+        requestId,
+        headers,
+        "REQUEST_INVALID",
+        "Content-Encoding must be absent or identity: the body is not compressed",
+      );
     }
     const body = typeof request.body === "function" ? await request.body(maxBodyBytes) : request.body;
-    if (body === undefined || body.byteLength > maxBodyBytes) return rejection(requestId, headers, "REQUEST_INVALID", `the request body exceeds ${maxBodyBytes} bytes`);
+    if (body === undefined || body.byteLength > maxBodyBytes)
+      return rejection(requestId, headers, "REQUEST_INVALID", `the request body exceeds ${maxBodyBytes} bytes`);
 
     // "Signing requests": timestamp in seconds, within the skew window in both directions; a well-formed signature.
-    if (!isUnixSeconds(timestamp)) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Timestamp must be Unix time in seconds as a decimal string (not milliseconds)");
+    if (!isUnixSeconds(timestamp))
+      return rejection(
+        requestId,
+        headers,
+        "OPEN_API_UNAUTHORIZED",
+        "X-Timestamp must be Unix time in seconds as a decimal string (not milliseconds)",
+      );
     const nowMs = now();
     if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > clockSkewSeconds) {
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", `X-Timestamp is outside the accepted clock skew of ±${clockSkewSeconds} seconds`);
+      return rejection(
+        requestId,
+        headers,
+        "OPEN_API_UNAUTHORIZED",
+        `X-Timestamp is outside the accepted clock skew of ±${clockSkewSeconds} seconds`,
+      );
     }
-    if (!isWellFormedSignature(signature)) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Signature must be 64 lowercase hex characters");
+    if (!isWellFormedSignature(signature))
+      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Signature must be 64 lowercase hex characters");
 
     // The key, then the signature over the received path and body bytes (constant-time comparison).
     let key: ApiKeyRecord | undefined;
@@ -224,20 +304,40 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
       return unavailable(requestId, headers, error, "lookupKey");
     }
     // Unknown key and wrong signature read the same, so the answer does not tell which keys exist.
-    if (key === undefined || key === null) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
-    if (typeof key.secret !== "string" || key.secret === "" || typeof key.merchantId !== "string" || (key.status !== "ACTIVE" && key.status !== "SUSPENDED")) {
-      return unavailable(requestId, headers, new TypeError("lookupKey returned a record without a secret, merchantId or valid status"), "lookupKey");
+    if (key === undefined || key === null)
+      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
+    if (
+      typeof key.secret !== "string" ||
+      key.secret === "" ||
+      typeof key.merchantId !== "string" ||
+      (key.status !== "ACTIVE" && key.status !== "SUSPENDED")
+    ) {
+      return unavailable(
+        requestId,
+        headers,
+        new TypeError("lookupKey returned a record without a secret, merchantId or valid status"),
+        "lookupKey",
+      );
     }
     let canonical: string;
     try {
       // The path as received, which is exactly the operation path (after basePath): the client signs its real path.
-      canonical = canonicalString({ apiKey, method: "POST", path: request.rawPath, timestamp, nonce, bodyHash: await bodyHash(body) });
+      canonical = canonicalString({
+        apiKey,
+        method: "POST",
+        path: request.rawPath,
+        timestamp,
+        nonce,
+        bodyHash: await bodyHash(body),
+      });
     } catch {
       return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
     }
-    if (!(await verify(key.secret, canonical, signature))) return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
+    if (!(await verify(key.secret, canonical, signature)))
+      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
 
-    if (key.status === "SUSPENDED") return rejection(requestId, headers, "TENANT_SUSPENDED", "the merchant is suspended");
+    if (key.status === "SUSPENDED")
+      return rejection(requestId, headers, "TENANT_SUSPENDED", "the merchant is suspended");
 
     // OPEN_API_REPLAYED: consumed only now that the signature verified, atomically, kept twice the skew window.
     let firstUse: boolean;
@@ -246,7 +346,13 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
     } catch (error) {
       return unavailable(requestId, headers, error, "nonceStore");
     }
-    if (firstUse !== true) return rejection(requestId, headers, "OPEN_API_REPLAYED", "nonce already used: sign every request, including retries, with a new nonce");
+    if (firstUse !== true)
+      return rejection(
+        requestId,
+        headers,
+        "OPEN_API_REPLAYED",
+        "nonce already used: sign every request, including retries, with a new nonce",
+      );
 
     return { ok: true, merchantId: key.merchantId, apiKey, operationId: path.operationId, body, requestId, headers };
   };
@@ -275,7 +381,10 @@ const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
  * if (!result.ok) return send(result.status, result.headers, result.body);
  * result.merchantId; // the key's merchant
  */
-export function verifySignedRequest(request: IncomingRequest, options: SignedRequestOptions): Promise<SignedRequest | RequestRejection> {
+export function verifySignedRequest(
+  request: IncomingRequest,
+  options: SignedRequestOptions,
+): Promise<SignedRequest | RequestRejection> {
   let verify = compiled.get(options);
   if (verify === undefined) {
     verify = compileSignedRequestCheck(options);

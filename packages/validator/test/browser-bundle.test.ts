@@ -19,27 +19,68 @@ const webOnlyEntries = ["index", "hono", "nonce-store/postgres", "nonce-store/re
 
 beforeAll(() => {
   // `pnpm test` builds first; a bare `vitest run` on a fresh clone builds here.
-  if (!webOnlyEntries.every((entry) => existsSync(built(entry)))) execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "ignore" });
+  if (!webOnlyEntries.every((entry) => existsSync(built(entry))))
+    execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "ignore" });
 }, 120_000);
 
 describe("the Web-only entries bundle for platform: browser", () => {
   it.each(webOnlyEntries)("dist/%s.js bundles without a Node built-in", async (entry) => {
-    const result = await build({ entryPoints: [built(entry)], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent", metafile: true });
+    const result = await build({
+      entryPoints: [built(entry)],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+      metafile: true,
+    });
     expect(result.errors).toEqual([]);
-    const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((imported) => imported.path));
+    const imports = Object.values(result.metafile.inputs).flatMap((input) =>
+      input.imports.map((imported) => imported.path),
+    );
     expect(imports.filter((path) => isBuiltin(path))).toEqual([]);
   });
 
   it("the main entry's bundle verifies a signed request with Web APIs only", async () => {
-    const bundle = await build({ entryPoints: [built("index")], bundle: true, platform: "browser", format: "iife", globalName: "webinarValidator", write: false, logLevel: "silent" });
-    const context = createContext({ crypto, TextEncoder, TextDecoder, Request, Response, Headers, URL, ReadableStream, Promise });
+    const bundle = await build({
+      entryPoints: [built("index")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      globalName: "webinarValidator",
+      write: false,
+      logLevel: "silent",
+    });
+    const context = createContext({
+      crypto,
+      TextEncoder,
+      TextDecoder,
+      Request,
+      Response,
+      Headers,
+      URL,
+      ReadableStream,
+      Promise,
+    });
     runInContext(bundle.outputFiles[0]!.text, context);
-    expect(runInContext("typeof process + typeof require + typeof Buffer", context)).toBe("undefinedundefinedundefined");
+    expect(runInContext("typeof process + typeof require + typeof Buffer", context)).toBe(
+      "undefinedundefinedundefined",
+    );
 
-    const { createRequestVerifier, createMemoryNonceStore } = context["webinarValidator"] as typeof import("../src/index");
-    const verifier = createRequestVerifier({ lookupKey, nonceStore: createMemoryNonceStore({ now: fixedClock }), now: fixedClock });
+    const { createRequestVerifier, createMemoryNonceStore } = context[
+      "webinarValidator"
+    ] as typeof import("../src/index");
+    const verifier = createRequestVerifier({
+      lookupKey,
+      nonceStore: createMemoryNonceStore({ now: fixedClock }),
+      now: fixedClock,
+    });
     const wire = signedRequest({ path: "/api/v1/open/viewers/upsert", body: '{"externalUserId":" crm-1 "}' });
-    expect(await verifier.verify(toWebRequest(wire))).toMatchObject({ ok: true, operationId: "upsertViewer", body: { externalUserId: "crm-1" } });
+    expect(await verifier.verify(toWebRequest(wire))).toMatchObject({
+      ok: true,
+      operationId: "upsertViewer",
+      body: { externalUserId: "crm-1" },
+    });
     expect(await verifier.verify(toWebRequest(wire))).toMatchObject({ ok: false, status: 409 });
   });
 });

@@ -28,7 +28,8 @@ async function start(app: Express): Promise<{ port: number; url: (path: string) 
   return { port, url: (path) => `http://127.0.0.1:${port}${path}` };
 }
 
-const postJson = (url: string, value: unknown) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(value) });
+const postJson = (url: string, value: unknown) =>
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(value) });
 
 /** An app whose JSON parser runs before the adapter, as an existing app that adds it later has it. */
 function parserFirstApp(options: RequestVerifierOptions, parser: express.RequestHandler): Express {
@@ -65,7 +66,10 @@ describe("webinarExpress mounted before express.json() (the app of the docs)", (
     const response = await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }));
     expect(response).toMatchObject({
       status: 200,
-      json: { data: { operationId: "upsertViewer", body: { externalUserId: "crm-000123" } }, parsed: { externalUserId: "crm-000123" } },
+      json: {
+        data: { operationId: "upsertViewer", body: { externalUserId: "crm-000123" } },
+        parsed: { externalUserId: "crm-000123" },
+      },
     });
   });
 
@@ -81,13 +85,19 @@ describe("webinarExpress mounted after express.json()", () => {
   it("with express.json({ verify: keepRawBody }) the kept bytes are verified; req.body stays the parser's", async () => {
     const { port, url } = await start(parserFirstApp(createTestOptions(), express.json({ verify: keepRawBody })));
     const response = await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }));
-    expect(response).toMatchObject({ status: 200, json: { data: { body: { externalUserId: "crm-000123" } }, parsed: { externalUserId: " crm-000123 ", phone: "" } } });
+    expect(response).toMatchObject({
+      status: 200,
+      json: { data: { body: { externalUserId: "crm-000123" } }, parsed: { externalUserId: " crm-000123 ", phone: "" } },
+    });
     expect(await (await postJson(url("/other"), { a: 1 })).json()).toEqual({ received: { a: 1 } });
   });
 
   it("with kept bytes, a body changed after signing is still refused (the bytes, not the parse, are verified)", async () => {
     const { port } = await start(parserFirstApp(createTestOptions(), express.json({ verify: keepRawBody })));
-    const response = await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody, signedBody: '{"externalUserId":"crm-000123"}' }));
+    const response = await sendOverHttp(
+      port,
+      signedRequest({ path: UPSERT, body: upsertBody, signedBody: '{"externalUserId":"crm-000123"}' }),
+    );
     expect(response).toMatchObject({ status: 401, json: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
   });
 
@@ -107,8 +117,16 @@ describe("webinarExpress mounted after express.json()", () => {
 
   it("without kept bytes, a request refused on its headers is answered as usual (the body is never needed)", async () => {
     const { port } = await start(parserFirstApp(createTestOptions(), express.json()));
-    const response = await sendOverHttp(port, { ...signedRequest({ path: UPSERT, body: upsertBody }), method: "GET", body: new Uint8Array() });
-    expect(response).toMatchObject({ status: 405, headers: { allow: "POST" }, json: { error: { code: "REQUEST_INVALID" } } });
+    const response = await sendOverHttp(port, {
+      ...signedRequest({ path: UPSERT, body: upsertBody }),
+      method: "GET",
+      body: new Uint8Array(),
+    });
+    expect(response).toMatchObject({
+      status: 405,
+      headers: { allow: "POST" },
+      json: { error: { code: "REQUEST_INVALID" } },
+    });
   });
 });
 
@@ -129,21 +147,31 @@ describe("webinarExpress: paths and methods it answers itself", () => {
     ["other letter case", UPSERT.toUpperCase()],
     ["a trailing slash", `${UPSERT}/`],
     ["a query string", `${UPSERT}?debug=1`],
-  ])("a non-canonical operation path (%s) -> 401 OPEN_API_UNAUTHORIZED, never the route Express would match", async (_what, path) => {
-    handled.mockClear();
-    const { port } = await start(lenientApp());
-    const response = await sendOverHttp(port, signedRequest({ path, body: upsertBody }));
-    expect(response).toMatchObject({ status: 401, json: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
-    expect(handled).not.toHaveBeenCalled();
-  });
+  ])(
+    "a non-canonical operation path (%s) -> 401 OPEN_API_UNAUTHORIZED, never the route Express would match",
+    async (_what, path) => {
+      handled.mockClear();
+      const { port } = await start(lenientApp());
+      const response = await sendOverHttp(port, signedRequest({ path, body: upsertBody }));
+      expect(response).toMatchObject({ status: 401, json: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
+      expect(handled).not.toHaveBeenCalled();
+    },
+  );
 
-  it.each(["GET", "PUT", "DELETE"])("%s on an operation path -> 405 REQUEST_INVALID with Allow: POST, never the route", async (method) => {
-    handled.mockClear();
-    const { port } = await start(lenientApp());
-    const response = await sendOverHttp(port, { method, path: UPSERT, headers: [], body: new Uint8Array() });
-    expect(response).toMatchObject({ status: 405, headers: { allow: "POST", "cache-control": "no-store" }, json: { error: { code: "REQUEST_INVALID" } } });
-    expect(handled).not.toHaveBeenCalled();
-  });
+  it.each(["GET", "PUT", "DELETE"])(
+    "%s on an operation path -> 405 REQUEST_INVALID with Allow: POST, never the route",
+    async (method) => {
+      handled.mockClear();
+      const { port } = await start(lenientApp());
+      const response = await sendOverHttp(port, { method, path: UPSERT, headers: [], body: new Uint8Array() });
+      expect(response).toMatchObject({
+        status: 405,
+        headers: { allow: "POST", "cache-control": "no-store" },
+        json: { error: { code: "REQUEST_INVALID" } },
+      });
+      expect(handled).not.toHaveBeenCalled();
+    },
+  );
 
   it("mounted under a path prefix, the signed path is the original URL", async () => {
     const app = express();

@@ -32,13 +32,20 @@ async function build(): Promise<FastifyInstance> {
 }
 
 const inject = (app: FastifyInstance, wire: WireRequest) =>
-  app.inject({ method: "POST", url: wire.path, headers: Object.fromEntries(wire.headers), payload: Buffer.from(wire.body) });
+  app.inject({
+    method: "POST",
+    url: wire.path,
+    headers: Object.fromEntries(wire.headers),
+    payload: Buffer.from(wire.body),
+  });
 
 describe("webinarFastify under app.inject()", () => {
   it("a signed upsert is verified and handled", async () => {
     const response = await inject(await build(), signedRequest({ path: UPSERT, body: upsertBody }));
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ data: { operationId: "upsertViewer", body: { externalUserId: "crm-000123" } } });
+    expect(response.json()).toMatchObject({
+      data: { operationId: "upsertViewer", body: { externalUserId: "crm-000123" } },
+    });
     expect(response.headers["x-request-id"]).toMatch(/^req_/);
   });
 
@@ -55,7 +62,11 @@ describe("webinarFastify under app.inject()", () => {
   });
 
   it("a rejected request is answered from the hook: envelope, status, X-Request-Id, no-store, nosniff", async () => {
-    const wire = signedRequest({ path: UPSERT, body: upsertBody, key: { apiKey: "wk_test_active_7Qm2x9Lp", secret: "wrong" } });
+    const wire = signedRequest({
+      path: UPSERT,
+      body: upsertBody,
+      key: { apiKey: "wk_test_active_7Qm2x9Lp", secret: "wrong" },
+    });
     const response = await inject(await build(), wire);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ error: { code: "OPEN_API_UNAUTHORIZED" } });
@@ -72,7 +83,11 @@ describe("webinarFastify over a real listen()", () => {
       status: 200,
       json: { data: { body: { externalUserId: "crm-000123" } } },
     });
-    const own = await fetch(`http://127.0.0.1:${port}/other`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"a":1}' });
+    const own = await fetch(`http://127.0.0.1:${port}/other`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(own.status).toBe(200);
     expect(await own.json()).toEqual({ received: { a: 1 } });
   });
@@ -82,12 +97,19 @@ describe("webinarFastify leaves the instance as it was", () => {
   it("the instance's content-type parsers stay, including one the app added before registering", async () => {
     const app = Fastify();
     apps.push(app);
-    app.addContentTypeParser("text/plain", { parseAs: "string" }, (_request, body, done) => done(null, { text: String(body).toUpperCase() }));
+    app.addContentTypeParser("text/plain", { parseAs: "string" }, (_request, body, done) =>
+      done(null, { text: String(body).toUpperCase() }),
+    );
     await app.register(webinarFastify(createRequestVerifier(createTestOptions())));
     app.post("/shout", async (request) => request.body);
     expect(app.hasContentTypeParser("application/json")).toBe(true);
     expect(app.hasContentTypeParser("text/plain")).toBe(true);
-    const response = await app.inject({ method: "POST", url: "/shout", headers: { "content-type": "text/plain" }, payload: "hello" });
+    const response = await app.inject({
+      method: "POST",
+      url: "/shout",
+      headers: { "content-type": "text/plain" },
+      payload: "hello",
+    });
     expect(response.json()).toEqual({ text: "HELLO" });
   });
 
@@ -97,7 +119,10 @@ describe("webinarFastify leaves the instance as it was", () => {
     await app.register(webinarFastify(createRequestVerifier(createTestOptions())));
     app.post(UPSERT, async (request) => ({ parsed: request.body, validated: request.webinar!.body }));
     const response = await inject(app, signedRequest({ path: UPSERT, body: upsertBody }));
-    expect(response.json()).toEqual({ parsed: { externalUserId: " crm-000123 ", phone: "" }, validated: { externalUserId: "crm-000123" } });
+    expect(response.json()).toEqual({
+      parsed: { externalUserId: " crm-000123 ", phone: "" },
+      validated: { externalUserId: "crm-000123" },
+    });
   });
 
   it("request.webinar is null on the app's own routes", async () => {
@@ -112,7 +137,11 @@ describe("webinarFastify leaves the instance as it was", () => {
     const app = await build();
     for (const path of [UPSERT.toUpperCase(), `${UPSERT}?debug=1`, UPSERT.replace("upsert", "%75psert")]) {
       const response = await inject(app, signedRequest({ path, body: upsertBody }));
-      expect({ path, status: response.statusCode, code: response.json<{ error?: { code: string } }>().error?.code }).toEqual({ path, status: 401, code: "OPEN_API_UNAUTHORIZED" });
+      expect({
+        path,
+        status: response.statusCode,
+        code: response.json<{ error?: { code: string } }>().error?.code,
+      }).toEqual({ path, status: 401, code: "OPEN_API_UNAUTHORIZED" });
     }
   });
 

@@ -25,7 +25,9 @@ describe("the generated validator modules", () => {
     const rendered = renderValidators();
     for (const { name, key, text } of modules) {
       expect(text === rendered[key].module, `${name}.js is stale`).toBe(true);
-      expect(readFileSync(fileOf(`${name}.d.ts`), "utf8") === rendered[key].declarations, `${name}.d.ts is stale`).toBe(true);
+      expect(readFileSync(fileOf(`${name}.d.ts`), "utf8") === rendered[key].declarations, `${name}.d.ts is stale`).toBe(
+        true,
+      );
     }
   });
 
@@ -60,12 +62,16 @@ describe("the generated validator modules", () => {
     expect(requests.text).not.toMatch(/ajv-formats/);
     expect(responses.text).not.toMatch(/export const request_/);
   });
-  it("§4.6 maps the spec's x-error-code properties, and only those", () => {
+  it("queryViewerWatch: maps the spec's x-error-code properties, and only those", () => {
     expect(errorCodeOverrides).toEqual({
       upsertViewer: {},
       issueLoginTicket: {},
       getWatchOverview: {},
-      queryViewerWatch: { "/uids": "WATCH_REQUEST_INVALID", "/externalUserIds": "WATCH_REQUEST_INVALID", "/cursor": "WATCH_REQUEST_INVALID" },
+      queryViewerWatch: {
+        "/uids": "WATCH_REQUEST_INVALID",
+        "/externalUserIds": "WATCH_REQUEST_INVALID",
+        "/cursor": "WATCH_REQUEST_INVALID",
+      },
     });
   });
 

@@ -30,7 +30,10 @@ describe("webinarHono on Bun with app.request()", () => {
   });
 
   it("a signed upsert is verified and handled; the same request again -> 409 OPEN_API_REPLAYED", () => {
-    expect(answers["signedUpsert"]).toMatchObject({ status: 200, body: { data: { operationId: "upsertViewer", body: { externalUserId: "crm-bun" } } } });
+    expect(answers["signedUpsert"]).toMatchObject({
+      status: 200,
+      body: { data: { operationId: "upsertViewer", body: { externalUserId: "crm-bun" } } },
+    });
     expect(answers["signedUpsert"]!.requestId).toBe((answers["signedUpsert"]!.body as { requestId: string }).requestId);
     expect(answers["replayedUpsert"]).toMatchObject({ status: 409, body: { error: { code: "OPEN_API_REPLAYED" } } });
   });

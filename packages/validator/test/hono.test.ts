@@ -37,13 +37,17 @@ async function onNodeServer(app: Hono<WebinarEnv>): Promise<number> {
 function rereadingApp(): Hono<WebinarEnv> {
   const app = new Hono<WebinarEnv>();
   app.use(webinarHono(createRequestVerifier(createTestOptions())));
-  app.post(UPSERT, async (c) => c.json({ json: (await c.req.json()) as unknown, text: await c.req.text(), validated: c.get("webinar").body }));
+  app.post(UPSERT, async (c) =>
+    c.json({ json: (await c.req.json()) as unknown, text: await c.req.text(), validated: c.get("webinar").body }),
+  );
   return app;
 }
 
 describe("webinarHono through app.request()", () => {
   it("a signed upsert is verified and handled, with X-Request-Id on the handler's answer", async () => {
-    const response = await createHonoApp(createTestOptions()).request(toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })));
+    const response = await createHonoApp(createTestOptions()).request(
+      toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })),
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { requestId: string };
     expect(body).toMatchObject({ data: { operationId: "upsertViewer", body: { externalUserId: "crm-000123" } } });
@@ -53,7 +57,11 @@ describe("webinarHono through app.request()", () => {
   it("the app's own routes answer as before, and POST /other reads its body with c.req.json()", async () => {
     const app = createHonoApp(createTestOptions());
     expect(await (await app.request("/")).text()).toBe("Hello Hono!");
-    const own = await app.request("/other", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"a":1}' });
+    const own = await app.request("/other", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(await own.json()).toEqual({ received: { a: 1 } });
   });
 
@@ -67,7 +75,11 @@ describe("webinarHono through app.request()", () => {
   });
 
   it("a rejected request never reaches the handler: envelope, status, no-store, nosniff", async () => {
-    const wire = signedRequest({ path: UPSERT, body: upsertBody, key: { apiKey: "wk_test_active_7Qm2x9Lp", secret: "wrong" } });
+    const wire = signedRequest({
+      path: UPSERT,
+      body: upsertBody,
+      key: { apiKey: "wk_test_active_7Qm2x9Lp", secret: "wrong" },
+    });
     const observed = await observe(await createHonoApp(createTestOptions()).request(toWebRequest(wire)));
     expect(observed).toMatchObject({
       status: 401,
@@ -86,20 +98,33 @@ describe("webinarHono through app.request()", () => {
 describe("webinarHono on @hono/node-server", () => {
   it("signed upserts and the app's own routes work on one server", async () => {
     const port = await onNodeServer(createHonoApp(createTestOptions()));
-    expect(await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }))).toMatchObject({ status: 200, json: { data: { body: { externalUserId: "crm-000123" } } } });
+    expect(await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }))).toMatchObject({
+      status: 200,
+      json: { data: { body: { externalUserId: "crm-000123" } } },
+    });
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("Hello Hono!");
   });
 
   it("the handler re-reads the body with c.req.json() over HTTP too", async () => {
     const port = await onNodeServer(rereadingApp());
-    expect(await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }))).toMatchObject({ status: 200, json: { text: upsertBody } });
+    expect(await sendOverHttp(port, signedRequest({ path: UPSERT, body: upsertBody }))).toMatchObject({
+      status: 200,
+      json: { text: upsertBody },
+    });
   });
 
   it("reads the target as received from c.env.incoming: a dot-segment path signed as the normalized path -> 401", async () => {
     // The Request's URL resolves `/x/../`, so only the raw target shows that the client sent another path.
-    const wire = signedRequest({ path: UPSERT.replace("/viewers", "/x/../viewers"), signedPath: UPSERT, body: upsertBody });
+    const wire = signedRequest({
+      path: UPSERT.replace("/viewers", "/x/../viewers"),
+      signedPath: UPSERT,
+      body: upsertBody,
+    });
     const port = await onNodeServer(createHonoApp(createTestOptions()));
-    expect(await sendOverHttp(port, wire)).toMatchObject({ status: 401, json: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
+    expect(await sendOverHttp(port, wire)).toMatchObject({
+      status: 401,
+      json: { error: { code: "OPEN_API_UNAUTHORIZED" } },
+    });
   });
 });
 

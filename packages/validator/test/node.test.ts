@@ -2,7 +2,13 @@
  * webinarNode as a bare node:http server and as Connect middleware (Connect's README app): reading the raw body
  * (chunked, over the limit, a declared length over the limit), and handing other paths on untouched.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse, type Server } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+  type Server,
+} from "node:http";
 import { operations } from "@org/webinar-types";
 import connect from "connect";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,20 +37,28 @@ function bareServer(): Promise<number> {
   const webinar = webinarNode(createRequestVerifier(createTestOptions()));
   return start(async (req, res) => {
     const verified = await webinar(req, res);
-    if (verified !== undefined) res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(echo(verified)));
+    if (verified !== undefined)
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(echo(verified)));
   });
 }
 
 /** Sends a chunked request (no Content-Length) in pieces; resolves status, headers and body text. */
-function sendChunked(port: number, headers: Array<[string, string]>, chunks: string[]): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function sendChunked(
+  port: number,
+  headers: Array<[string, string]>,
+  chunks: string[],
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
     const flat = ["Host", `127.0.0.1:${port}`, "Transfer-Encoding", "chunked", ...headers.flat()];
-    const outgoing = httpRequest({ host: "127.0.0.1", port, method: "POST", path: UPSERT, headers: flat, agent: false }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
-    });
+    const outgoing = httpRequest(
+      { host: "127.0.0.1", port, method: "POST", path: UPSERT, headers: flat, agent: false },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+      },
+    );
     outgoing.on("error", reject);
     for (const chunk of chunks) outgoing.write(chunk);
     outgoing.end();
@@ -56,9 +70,14 @@ describe("webinarNode as the whole node:http server", () => {
     const port = await bareServer();
     const signed = signedRequest({ path: UPSERT, body: "{}" });
     const piece = " ".repeat(4096);
-    const response = await sendChunked(port, signed.headers, ["{}", ...Array<string>(TEST_MAX_BODY_BYTES / 4096 + 2).fill(piece)]);
+    const response = await sendChunked(port, signed.headers, [
+      "{}",
+      ...Array<string>(TEST_MAX_BODY_BYTES / 4096 + 2).fill(piece),
+    ]);
     expect(response.status).toBe(400);
-    expect(JSON.parse(response.text)).toMatchObject({ error: { code: "REQUEST_INVALID", message: `the request body exceeds ${TEST_MAX_BODY_BYTES} bytes` } });
+    expect(JSON.parse(response.text)).toMatchObject({
+      error: { code: "REQUEST_INVALID", message: `the request body exceeds ${TEST_MAX_BODY_BYTES} bytes` },
+    });
     expect(response.headers.connection).toBe("close");
   });
 
@@ -72,13 +91,20 @@ describe("webinarNode as the whole node:http server", () => {
 
   it("Limits: a declared Content-Length over the limit is refused before the body is read", async () => {
     const port = await bareServer();
-    const signed = withHeader(signedRequest({ path: UPSERT, body: "{}" }), "Content-Length", String(TEST_MAX_BODY_BYTES + 1));
+    const signed = withHeader(
+      signedRequest({ path: UPSERT, body: "{}" }),
+      "Content-Length",
+      String(TEST_MAX_BODY_BYTES + 1),
+    );
     const response = await new Promise<{ status: number }>((resolve, reject) => {
       const flat = ["Host", `127.0.0.1:${port}`, ...signed.headers.flat()];
-      const outgoing = httpRequest({ host: "127.0.0.1", port, method: "POST", path: UPSERT, headers: flat, agent: false }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0 });
-      });
+      const outgoing = httpRequest(
+        { host: "127.0.0.1", port, method: "POST", path: UPSERT, headers: flat, agent: false },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
       outgoing.on("error", reject);
       // Only the first bytes are sent: the answer must not wait for the rest.
       outgoing.write("{}");
@@ -88,7 +114,10 @@ describe("webinarNode as the whole node:http server", () => {
 
   it("Errors and retries: without next, a path that is no operation -> 404 REQUEST_INVALID", async () => {
     const port = await bareServer();
-    expect(await sendOverHttp(port, signedRequest({ path: "/hello", body: "{}" }))).toMatchObject({ status: 404, json: { error: { code: "REQUEST_INVALID" } } });
+    expect(await sendOverHttp(port, signedRequest({ path: "/hello", body: "{}" }))).toMatchObject({
+      status: 404,
+      json: { error: { code: "REQUEST_INVALID" } },
+    });
   });
 });
 

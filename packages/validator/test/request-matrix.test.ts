@@ -14,12 +14,15 @@ describe.each(runnerFactories)("%s", (_name, createRunner) => {
   });
   afterAll(async () => runner.close());
 
-  it.each(requestMatrix.map((matrixCase) => [matrixCase.name, matrixCase] as const))("%s", async (_caseName, matrixCase) => {
-    for (const [index, step] of matrixCase.steps.entries()) {
-      const request = step.request();
-      const observed = await runner.send(request);
-      const expected = step.expect.notAnOperation && runner.handsOtherPathsToApp ? APP_NOT_FOUND : step.expect;
-      expect(mismatches(observed, expected, operationOf(request.path)), `step ${index + 1}`).toEqual([]);
-    }
-  });
+  it.each(requestMatrix.map((matrixCase) => [matrixCase.name, matrixCase] as const))(
+    "%s",
+    async (_caseName, matrixCase) => {
+      for (const [index, step] of matrixCase.steps.entries()) {
+        const request = step.request();
+        const observed = await runner.send(request);
+        const expected = step.expect.notAnOperation && runner.handsOtherPathsToApp ? APP_NOT_FOUND : step.expect;
+        expect(mismatches(observed, expected, operationOf(request.path)), `step ${index + 1}`).toEqual([]);
+      }
+    },
+  );
 });

@@ -11,14 +11,22 @@ import { buildSpecSchemas, createSpecAjv } from "../scripts/spec-schemas";
 import { requestValidators } from "../src/request-validators.gen.js";
 import { loadRequestVectors, operationIds, vectorBytes } from "./support/request-matrix";
 
-const cases = operationIds.flatMap((operationId) => loadRequestVectors(operationId).map((vector) => [operationId, vector.description, vector] as const));
+const cases = operationIds.flatMap((operationId) =>
+  loadRequestVectors(operationId).map((vector) => [operationId, vector.description, vector] as const),
+);
 
 describe("request vectors (spec/test-vectors/requests) through parseAndValidate", () => {
   it("every operation has positive and negative vectors, each description unique and naming the outcome", () => {
     for (const operationId of operationIds) {
       const vectors = loadRequestVectors(operationId);
-      expect(vectors.some((vector) => vector.valid), operationId).toBe(true);
-      expect(vectors.some((vector) => !vector.valid), operationId).toBe(true);
+      expect(
+        vectors.some((vector) => vector.valid),
+        operationId,
+      ).toBe(true);
+      expect(
+        vectors.some((vector) => !vector.valid),
+        operationId,
+      ).toBe(true);
       const descriptions = vectors.map((vector) => vector.description);
       expect(new Set(descriptions).size, operationId).toBe(descriptions.length);
       for (const vector of vectors) {
@@ -30,7 +38,9 @@ describe("request vectors (spec/test-vectors/requests) through parseAndValidate"
 
   it("the files are what scripts/request-vectors.ts renders (edit the script, then run write-request-vectors.ts)", () => {
     for (const [operationId, text] of Object.entries(renderRequestVectors())) {
-      expect(readFileSync(new URL(`${operationId}.json`, requestVectorsFolder), "utf8") === text, operationId).toBe(true);
+      expect(readFileSync(new URL(`${operationId}.json`, requestVectorsFolder), "utf8") === text, operationId).toBe(
+        true,
+      );
     }
   });
 
@@ -44,7 +54,7 @@ describe("request vectors (spec/test-vectors/requests) through parseAndValidate"
     if (result.ok) return;
     expect(result.status).toBe(400);
     expect(result.error.code).toBe(vector.code);
-    const pointers = (result.error.details?.errors as Array<{ pointer: string }>).map((error) => error.pointer);
+    const pointers = (result.error.details!.errors as Array<{ pointer: string }>).map((error) => error.pointer);
     if (vector.pointer !== undefined) expect(pointers).toContain(vector.pointer);
   });
 });
@@ -52,10 +62,18 @@ describe("request vectors (spec/test-vectors/requests) through parseAndValidate"
 describe("generated validators agree with ajv compiling the spec at run time", () => {
   const specSchemas = buildSpecSchemas();
   const runtimeAjv = createSpecAjv(specSchemas);
-  const runtime = Object.fromEntries(specSchemas.operations.map((operation) => [operation.operationId, runtimeAjv.getSchema(operation.request.ref)!]));
+  const runtime = Object.fromEntries(
+    specSchemas.operations.map((operation) => [operation.operationId, runtimeAjv.getSchema(operation.request.ref)!]),
+  );
   const jsonCases = cases.flatMap(([operationId, description, vector]) => {
     try {
-      return [[operationId, description, JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(vectorBytes(vector)))] as const];
+      return [
+        [
+          operationId,
+          description,
+          JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(vectorBytes(vector))),
+        ] as const,
+      ];
     } catch {
       return [];
     }
@@ -72,7 +90,14 @@ describe("generated validators agree with ajv compiling the spec at run time", (
     const generatedValid = generated(structuredClone(value));
     const compiledValid = compiled(structuredClone(value));
     expect(generatedValid).toBe(compiledValid);
-    const shape = (errors: typeof generated.errors) => (errors ?? []).map(({ instancePath, schemaPath, keyword, params, message }) => ({ instancePath, schemaPath, keyword, params, message }));
+    const shape = (errors: typeof generated.errors) =>
+      (errors ?? []).map(({ instancePath, schemaPath, keyword, params, message }) => ({
+        instancePath,
+        schemaPath,
+        keyword,
+        params,
+        message,
+      }));
     expect(isDeepStrictEqual(shape(generated.errors), shape(compiled.errors as typeof generated.errors))).toBe(true);
   });
 });

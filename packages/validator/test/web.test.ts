@@ -13,7 +13,9 @@ const upsertBody = '{"externalUserId":" crm-000123 ","phone":""}';
 
 describe("verifier.verify(request: Request)", () => {
   it("Signing requests: a signed request -> the verified request with its raw bytes and the headers for the answer", async () => {
-    const result = await createRequestVerifier(createTestOptions()).verify(toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })));
+    const result = await createRequestVerifier(createTestOptions()).verify(
+      toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })),
+    );
     expect(result).toMatchObject({ ok: true, operationId: "upsertViewer", body: { externalUserId: "crm-000123" } });
     if (!result.ok) return;
     expect(new TextDecoder().decode(result.rawBody)).toBe(upsertBody);
@@ -21,7 +23,9 @@ describe("verifier.verify(request: Request)", () => {
   });
 
   it("Conventions: an empty query string is still seen (request.url keeps the '?') -> 401", async () => {
-    const result = await createRequestVerifier(createTestOptions()).verify(toWebRequest(signedRequest({ path: `${UPSERT}?`, body: upsertBody })));
+    const result = await createRequestVerifier(createTestOptions()).verify(
+      toWebRequest(signedRequest({ path: `${UPSERT}?`, body: upsertBody })),
+    );
     expect(result).toMatchObject({ ok: false, status: 401 });
   });
 
@@ -29,7 +33,11 @@ describe("verifier.verify(request: Request)", () => {
     // The URL resolves `/x/../`; the raw target shows the client sent (and signed) another path.
     const wire = signedRequest({ path: UPSERT.replace("/viewers", "/x/../viewers"), body: upsertBody });
     const verifier = createRequestVerifier(createTestOptions());
-    expect(await verifier.verify(toWebRequest(wire), { rawPath: wire.path })).toMatchObject({ ok: false, status: 401, body: { error: { message: expect.stringContaining("not canonical") } } });
+    expect(await verifier.verify(toWebRequest(wire), { rawPath: wire.path })).toMatchObject({
+      ok: false,
+      status: 401,
+      body: { error: { message: expect.stringContaining("not canonical") } },
+    });
   });
 
   it("Limits: a streamed body past the limit -> 400 REQUEST_INVALID, reading stopped early", async () => {
@@ -43,7 +51,12 @@ describe("verifier.verify(request: Request)", () => {
         else controller.enqueue(chunk);
       },
     });
-    const request = new Request(`http://127.0.0.1${UPSERT}`, { method: "POST", headers: wire.headers, body, duplex: "half" } as RequestInit);
+    const request = new Request(`http://127.0.0.1${UPSERT}`, {
+      method: "POST",
+      headers: wire.headers,
+      body,
+      duplex: "half",
+    } as RequestInit);
     const response = await verifyWebRequest(request, createRequestVerifier(createTestOptions()));
     expect(response).toBeInstanceOf(Response);
     expect((response as Response).status).toBe(400);
@@ -55,15 +68,29 @@ describe("verifier.verify(request: Request)", () => {
   it("a body stream that fails -> 500 INTERNAL_ERROR without the failure's text, told to onError", async () => {
     const onError = vi.fn();
     const wire = signedRequest({ path: UPSERT, body: upsertBody });
-    const body = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new Error("socket hang up at 10.0.0.7")) });
-    const request = new Request(`http://127.0.0.1${UPSERT}`, { method: "POST", headers: wire.headers, body, duplex: "half" } as RequestInit);
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.error(new Error("socket hang up at 10.0.0.7")),
+    });
+    const request = new Request(`http://127.0.0.1${UPSERT}`, {
+      method: "POST",
+      headers: wire.headers,
+      body,
+      duplex: "half",
+    } as RequestInit);
     const result = await createRequestVerifier(createTestOptions({ onError })).verify(request);
-    expect(result).toMatchObject({ ok: false, status: 500, body: { error: { code: "INTERNAL_ERROR", message: "unexpected server error" } } });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 500,
+      body: { error: { code: "INTERNAL_ERROR", message: "unexpected server error" } },
+    });
     expect(onError).toHaveBeenCalledWith(expect.any(Error), "adapter");
   });
 
   it("ORIGIN_FORBIDDEN: a preflight from an allowed origin -> 204 with no-store and nosniff, no body", async () => {
-    const request = new Request(`http://127.0.0.1${UPSERT}`, { method: "OPTIONS", headers: { Origin: ALLOWED_ORIGIN, "Access-Control-Request-Method": "POST" } });
+    const request = new Request(`http://127.0.0.1${UPSERT}`, {
+      method: "OPTIONS",
+      headers: { Origin: ALLOWED_ORIGIN, "Access-Control-Request-Method": "POST" },
+    });
     const response = (await verifyWebRequest(request, createRequestVerifier(createTestOptions()))) as Response;
     expect(response.status).toBe(204);
     expect(Object.fromEntries(response.headers)).toMatchObject({
@@ -77,12 +104,18 @@ describe("verifier.verify(request: Request)", () => {
   it("handlesPath: the four operation paths and their non-canonical variants, nothing else", () => {
     const verifier = createRequestVerifier(createTestOptions());
     expect(Object.values(operations).every((operation) => verifier.handlesPath(operation.path))).toBe(true);
-    expect([`${UPSERT}/`, UPSERT.toUpperCase(), `${UPSERT}?x=1`, `/${UPSERT}`].every((path) => verifier.handlesPath(path))).toBe(true);
-    expect(["/", "/hello", "/api/v1/open/viewers", "/api/v2/open/viewers/upsert"].some((path) => verifier.handlesPath(path))).toBe(false);
+    expect(
+      [`${UPSERT}/`, UPSERT.toUpperCase(), `${UPSERT}?x=1`, `/${UPSERT}`].every((path) => verifier.handlesPath(path)),
+    ).toBe(true);
+    expect(
+      ["/", "/hello", "/api/v1/open/viewers", "/api/v2/open/viewers/upsert"].some((path) => verifier.handlesPath(path)),
+    ).toBe(false);
   });
 
   it("rejectionResponse writes the rejection's status, headers and envelope", async () => {
-    const result = await createRequestVerifier(createTestOptions()).verify(toWebRequest({ method: "GET", path: UPSERT, headers: [], body: new Uint8Array() }));
+    const result = await createRequestVerifier(createTestOptions()).verify(
+      toWebRequest({ method: "GET", path: UPSERT, headers: [], body: new Uint8Array() }),
+    );
     if (result.ok) throw new Error("a GET was verified");
     const response = rejectionResponse(result);
     expect(response.status).toBe(405);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Read one page of per-viewer watch records (POST /api/v1/open/watch-data/viewers/query) and print it.
-# Shows the request signature of spec §5.2 with curl + openssl: serialize the body once, hash those exact bytes,
+# Shows the request signature of Signing requests with curl + openssl: serialize the body once, hash those exact bytes,
 # sign the six-line canonical string with the secret as raw text, and send the same bytes.
 # Env: WEBINAR_BASE_URL, WEBINAR_API_KEY, WEBINAR_API_SECRET. For tests: WEBINAR_BODY (exact raw body),
 # WEBINAR_TIMESTAMP, WEBINAR_NONCE, WEBINAR_DRY_RUN=1 (print the signed headers and canonical string, send nothing).

@@ -17,7 +17,12 @@
  * });
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { AdapterMountError, assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
+import {
+  AdapterMountError,
+  assertRequestVerifier,
+  type RequestVerifier,
+  type VerifiedRequest,
+} from "../request-verifier";
 import type { BodyReader } from "../verify-signed-request";
 import { bodyAlreadyRead, readNodeBody } from "./node-body";
 import { nodeRequestTarget, verifyNodeRequest, type NodeRequest } from "./node-request";
@@ -44,7 +49,11 @@ export interface ExpressLikeRequest extends IncomingMessage {
 }
 
 /** An Express middleware: `app.use(webinarExpress(verifier))`. */
-export type ExpressLikeMiddleware = (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
+export type ExpressLikeMiddleware = (
+  req: ExpressLikeRequest,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
 
 const MOUNT_ADVICE =
   "webinarExpress needs the raw request body, and a body parser mounted before it consumed it without keeping it: " +

@@ -67,13 +67,17 @@ export function webinarFastify(verifier: RequestVerifier): FastifyPluginCallback
     instance.decorateRequest("webinar", null);
     instance.addHook("onRequest", async (request, reply) => {
       if (!verifier.handlesPath(request.raw.url ?? "")) return undefined;
-      const result = await verifier.verify(incomingNodeRequest(request.raw, (maxBytes) => readNodeBody(request.raw, maxBytes)));
+      const result = await verifier.verify(
+        incomingNodeRequest(request.raw, (maxBytes) => readNodeBody(request.raw, maxBytes)),
+      );
       if (!result.ok) return sendRejection(request, reply, result);
       request.webinar = result;
       reply.headers(result.headers);
       return undefined;
     });
-    instance.addHook("preParsing", async (request, _reply, payload) => (request.webinar === null ? payload : replay(request.webinar.rawBody)));
+    instance.addHook("preParsing", async (request, _reply, payload) =>
+      request.webinar === null ? payload : replay(request.webinar.rawBody),
+    );
     done();
   };
   return fastifyPlugin(plugin, { fastify: "5.x", name: "@org/webinar-validator" });

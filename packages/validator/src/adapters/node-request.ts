@@ -22,7 +22,8 @@ export function nodeRequestTarget(req: NodeRequest): string {
 function nodeRequestHeaders(req: IncomingMessage): RequestHeaders {
   if (req.headersDistinct !== undefined) return req.headersDistinct;
   const pairs: Array<[string, string]> = [];
-  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) pairs.push([req.rawHeaders[index]!, req.rawHeaders[index + 1]!]);
+  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2)
+    pairs.push([req.rawHeaders[index]!, req.rawHeaders[index + 1]!]);
   return pairs;
 }
 

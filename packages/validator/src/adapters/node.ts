@@ -35,7 +35,11 @@ export interface WebinarIncomingMessage extends IncomingMessage {
  * The handler of {@link webinarNode}. Resolves the verified request, or `undefined` when it answered the request
  * itself (a rejection, a preflight) or handed it on with `next()`.
  */
-export type WebinarNodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<VerifiedRequest | undefined>;
+export type WebinarNodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => Promise<VerifiedRequest | undefined>;
 
 /**
  * A `(req, res, next?)` handler verifying the four Open API operations.

@@ -16,7 +16,10 @@ export type WebRequestInit = VerifyInit;
  * if (!result.ok) return rejectionResponse(result);
  */
 export function rejectionResponse(rejection: RequestRejection): Response {
-  return new Response(rejection.body === null ? null : JSON.stringify(rejection.body), { status: rejection.status, headers: rejection.headers });
+  return new Response(rejection.body === null ? null : JSON.stringify(rejection.body), {
+    status: rejection.status,
+    headers: rejection.headers,
+  });
 }
 
 /**
@@ -31,7 +34,11 @@ export function rejectionResponse(rejection: RequestRejection): Response {
  *   return Response.json({ requestId: verified.requestId, data: await handle(verified) }, { headers: verified.headers });
  * }
  */
-export async function verifyWebRequest(request: Request, verifier: RequestVerifier, init: WebRequestInit = {}): Promise<VerifiedRequest | Response> {
+export async function verifyWebRequest(
+  request: Request,
+  verifier: RequestVerifier,
+  init: WebRequestInit = {},
+): Promise<VerifiedRequest | Response> {
   const result = await verifier.verify(request, init);
   return result.ok ? result : rejectionResponse(result);
 }

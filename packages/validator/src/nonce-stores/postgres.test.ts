@@ -127,16 +127,27 @@ describe("createPostgresNonceStore in the verifier", () => {
     const wire = signedRequest({ path: "/api/v1/open/viewers/upsert", body: '{"externalUserId":"crm-1"}' });
     const incoming = { method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body };
     expect(await first.verify(incoming)).toMatchObject({ ok: true });
-    expect(await second.verify(incoming)).toMatchObject({ ok: false, status: 409, body: { error: { code: "OPEN_API_REPLAYED" } } });
+    expect(await second.verify(incoming)).toMatchObject({
+      ok: false,
+      status: 409,
+      body: { error: { code: "OPEN_API_REPLAYED" } },
+    });
   });
 
   it("an unreachable database -> 503 AUTH_DEPENDENCY_UNAVAILABLE, told to onError", async () => {
     const closed = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:5432/${database}` });
     await closed.end();
     const errors: string[] = [];
-    const verifier = createRequestVerifier(createTestOptions({ nonceStore: createPostgresNonceStore({ client: closed }), onError: (_error, source) => errors.push(source) }));
+    const verifier = createRequestVerifier(
+      createTestOptions({
+        nonceStore: createPostgresNonceStore({ client: closed }),
+        onError: (_error, source) => errors.push(source),
+      }),
+    );
     const wire = signedRequest({ path: "/api/v1/open/viewers/upsert", body: '{"externalUserId":"crm-1"}' });
-    expect(await verifier.verify({ method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body })).toMatchObject({
+    expect(
+      await verifier.verify({ method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body }),
+    ).toMatchObject({
       ok: false,
       status: 503,
       body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } },

@@ -45,7 +45,10 @@ const UNIQUE_VIOLATION = "23505";
 const TABLE_NAME = /^(?:[a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 
 function checkedTable(table: string): string {
-  if (!TABLE_NAME.test(table)) throw new TypeError(`table must be a lowercase SQL name such as "webinar_nonces" or "webinar.nonces", got ${JSON.stringify(table)}`);
+  if (!TABLE_NAME.test(table))
+    throw new TypeError(
+      `table must be a lowercase SQL name such as "webinar_nonces" or "webinar.nonces", got ${JSON.stringify(table)}`,
+    );
   return table;
 }
 
@@ -78,7 +81,8 @@ export function postgresNonceStoreSchema(table: string = DEFAULT_TABLE): string[
  */
 export function createPostgresNonceStore(options: PostgresNonceStoreOptions): PostgresNonceStore {
   const { client, now = Date.now } = options;
-  if (typeof client?.query !== "function") throw new TypeError("client must have a query(text, values) method, e.g. a pg.Pool or a PGlite instance");
+  if (typeof client?.query !== "function")
+    throw new TypeError("client must have a query(text, values) method, e.g. a pg.Pool or a PGlite instance");
   const table = checkedTable(options.table ?? DEFAULT_TABLE);
   // The row of an expired nonce is taken over, so a nonce is refused exactly while it is unexpired.
   const consumeStatement = `INSERT INTO ${table} AS stored (api_key, nonce, expires_at_ms) VALUES ($1, $2, $3)

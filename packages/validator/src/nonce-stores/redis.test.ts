@@ -54,7 +54,11 @@ describe("createRedisNonceStore with ioredis", () => {
 
   it("atomic: of 40 concurrent uses of one nonce over 4 connections exactly one is accepted", async () => {
     const used = nonce();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => store(connections[index % connections.length]).consume("key", used, Date.now() + 60_000)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        store(connections[index % connections.length]).consume("key", used, Date.now() + 60_000),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -68,18 +72,37 @@ describe("createRedisNonceStore in the verifier", () => {
     // The expiry is absolute and Redis keeps it on its own clock, so these verifiers read the system clock too.
     const first = createRequestVerifier(createTestOptions({ nonceStore: store(), now: Date.now }));
     const second = createRequestVerifier(createTestOptions({ nonceStore: store(connections[1]), now: Date.now }));
-    const wire = signedRequest({ path: "/api/v1/open/viewers/upsert", body: '{"externalUserId":"crm-1"}', timestamp: String(Math.floor(Date.now() / 1000)) });
+    const wire = signedRequest({
+      path: "/api/v1/open/viewers/upsert",
+      body: '{"externalUserId":"crm-1"}',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    });
     const incoming = { method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body };
     expect(await first.verify(incoming)).toMatchObject({ ok: true });
-    expect(await second.verify(incoming)).toMatchObject({ ok: false, status: 409, body: { error: { code: "OPEN_API_REPLAYED" } } });
+    expect(await second.verify(incoming)).toMatchObject({
+      ok: false,
+      status: 409,
+      body: { error: { code: "OPEN_API_REPLAYED" } },
+    });
   });
 
   it("Redis unreachable -> 503 AUTH_DEPENDENCY_UNAVAILABLE (a client that fails fast), told to onError", async () => {
-    const down = new Redis({ host: "127.0.0.1", port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const down = new Redis({
+      host: "127.0.0.1",
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     const errors: string[] = [];
-    const verifier = createRequestVerifier(createTestOptions({ nonceStore: store(down), onError: (_error, source) => errors.push(source) }));
+    const verifier = createRequestVerifier(
+      createTestOptions({ nonceStore: store(down), onError: (_error, source) => errors.push(source) }),
+    );
     const wire = signedRequest({ path: "/api/v1/open/viewers/upsert", body: '{"externalUserId":"crm-1"}' });
-    expect(await verifier.verify({ method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body })).toMatchObject({
+    expect(
+      await verifier.verify({ method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body }),
+    ).toMatchObject({
       ok: false,
       status: 503,
       body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } },

@@ -33,7 +33,8 @@ export interface RedisNonceStoreOptions {
  */
 export function createRedisNonceStore(options: RedisNonceStoreOptions): NonceStore {
   const { client, keyPrefix = "webinar:nonce:" } = options;
-  if (typeof client?.set !== "function") throw new TypeError("client must be a Redis client with set(key, value, ...), e.g. an ioredis Redis instance");
+  if (typeof client?.set !== "function")
+    throw new TypeError("client must be a Redis client with set(key, value, ...), e.g. an ioredis Redis instance");
   return {
     async consume(apiKey, nonce, expiresAtMs) {
       // A nonce has no colon (A-Z a-z 0-9 _ -), so the key names one (apiKey, nonce) pair whatever the key holds.

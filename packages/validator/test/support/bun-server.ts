@@ -9,7 +9,9 @@ import { createHonoApp } from "./hono-app";
 
 // The little of Bun's API this file uses (the tests' TypeScript setup has no Bun types).
 declare const Bun: {
-  serve(options: { port: number; hostname: string; fetch(request: Request): Response | Promise<Response> }): { port: number };
+  serve(options: { port: number; hostname: string; fetch(request: Request): Response | Promise<Response> }): {
+    port: number;
+  };
 };
 
 const app = createHonoApp(createTestOptions());

@@ -4,16 +4,33 @@
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { canonicalString } from "@org/webinar-signing";
-import { createMemoryNonceStore, type ApiKeyRecord, type NonceStore, type RequestVerifierOptions } from "../../src/index";
+import {
+  createMemoryNonceStore,
+  type ApiKeyRecord,
+  type NonceStore,
+  type RequestVerifierOptions,
+} from "../../src/index";
 
 /** The fixed "now" of the tests: 2026-01-01T00:00:00Z plus 250 ms. */
 export const NOW_SECONDS = 1767225600;
 export const NOW_MS = NOW_SECONDS * 1000 + 250;
 export const fixedClock = () => NOW_MS;
 
-export const ACTIVE = { apiKey: "wk_test_active_7Qm2x9Lp", secret: "Vq7#tR2m!Lp9@xZ4&nB6^wK1", merchantId: "m_active" } as const;
-export const ACTIVE_OTHER_MERCHANT = { apiKey: "wk_test_other_3Hs9Qa2", secret: "other-merchant-secret-77", merchantId: "m_other" } as const;
-export const SUSPENDED = { apiKey: "wk_test_suspended_4Rt8", secret: "suspended-secret-9f86d081", merchantId: "m_suspended" } as const;
+export const ACTIVE = {
+  apiKey: "wk_test_active_7Qm2x9Lp",
+  secret: "Vq7#tR2m!Lp9@xZ4&nB6^wK1",
+  merchantId: "m_active",
+} as const;
+export const ACTIVE_OTHER_MERCHANT = {
+  apiKey: "wk_test_other_3Hs9Qa2",
+  secret: "other-merchant-secret-77",
+  merchantId: "m_other",
+} as const;
+export const SUSPENDED = {
+  apiKey: "wk_test_suspended_4Rt8",
+  secret: "suspended-secret-9f86d081",
+  merchantId: "m_suspended",
+} as const;
 /** A key the console revoked: `lookupKey` no longer knows it, while the client still holds its secret. */
 export const REVOKED = { apiKey: "wk_test_revoked_Vb1N", secret: "revoked-secret-2c2d379a" } as const;
 /** `lookupKey` throws for this key (the key store is down). */
@@ -28,7 +45,10 @@ export const TEST_MAX_BODY_BYTES = 16 * 1024;
 
 const keyTable = new Map<string, ApiKeyRecord>([
   [ACTIVE.apiKey, { secret: ACTIVE.secret, merchantId: ACTIVE.merchantId, status: "ACTIVE" }],
-  [ACTIVE_OTHER_MERCHANT.apiKey, { secret: ACTIVE_OTHER_MERCHANT.secret, merchantId: ACTIVE_OTHER_MERCHANT.merchantId, status: "ACTIVE" }],
+  [
+    ACTIVE_OTHER_MERCHANT.apiKey,
+    { secret: ACTIVE_OTHER_MERCHANT.secret, merchantId: ACTIVE_OTHER_MERCHANT.merchantId, status: "ACTIVE" },
+  ],
   [SUSPENDED.apiKey, { secret: SUSPENDED.secret, merchantId: SUSPENDED.merchantId, status: "SUSPENDED" }],
 ]);
 
@@ -52,7 +72,9 @@ export function createTestNonceStore(): NonceStore & { consumed: string[] } {
 }
 
 /** Fresh verifier options: fixed clock, test keys, a fresh nonce store, one allowed origin, a small body limit. */
-export function createTestOptions(overrides: Partial<RequestVerifierOptions> = {}): RequestVerifierOptions & { nonceStore: ReturnType<typeof createTestNonceStore> } {
+export function createTestOptions(
+  overrides: Partial<RequestVerifierOptions> = {},
+): RequestVerifierOptions & { nonceStore: ReturnType<typeof createTestNonceStore> } {
   return {
     lookupKey,
     nonceStore: createTestNonceStore(),
@@ -102,7 +124,12 @@ export function signedRequest(options: SignOptions): WireRequest {
   const canonical = canonicalString({ apiKey, path: options.signedPath ?? options.path, timestamp, nonce, bodyHash });
   const headers: Array<[string, string]> = [];
   if (options.contentType !== null) headers.push(["Content-Type", options.contentType ?? "application/json"]);
-  headers.push(["X-API-Key", apiKey], ["X-Timestamp", timestamp], ["X-Nonce", nonce], ["X-Signature", createHmac("sha256", secret).update(canonical).digest("hex")]);
+  headers.push(
+    ["X-API-Key", apiKey],
+    ["X-Timestamp", timestamp],
+    ["X-Nonce", nonce],
+    ["X-Signature", createHmac("sha256", secret).update(canonical).digest("hex")],
+  );
   return { method: options.method ?? "POST", path: options.path, headers, body };
 }
 

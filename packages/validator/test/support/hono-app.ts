@@ -16,4 +16,3 @@ export function createHonoApp(options: RequestVerifierOptions): Hono<WebinarEnv>
   for (const path of operationPaths) app.post(path, (c) => c.json(echo(c.get("webinar"))));
   return app;
 }
-

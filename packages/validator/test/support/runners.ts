@@ -33,13 +33,14 @@ export interface Runner {
   handsOtherPathsToApp: boolean;
 }
 
-const lowercased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+const lowercased = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /** What a Web `Response` says, as a runner reports it. */
 export async function observe(response: Response): Promise<ObservedResponse> {
   const text = await response.text();
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+  for (const [name, value] of response.headers) headers[name] = value;
   return { status: response.status, headers, json: parseJson(text) };
 }
 
@@ -58,7 +59,12 @@ export function coreRunner(options: RequestVerifierOptions): Runner {
   return {
     handsOtherPathsToApp: false,
     async send(request) {
-      const result = await verifier.verify({ method: request.method, rawPath: request.path, headers: request.headers, body: request.body });
+      const result = await verifier.verify({
+        method: request.method,
+        rawPath: request.path,
+        headers: request.headers,
+        body: request.body,
+      });
       if (result.ok) return { status: 200, headers: lowercased(result.headers), json: echo(result) };
       return { status: result.status, headers: lowercased(result.headers), json: result.body ?? undefined };
     },
@@ -84,18 +90,27 @@ export function webRequestRunner(options: RequestVerifierOptions): Runner {
 export function sendOverHttp(port: number, request: WireRequest): Promise<ObservedResponse> {
   const flat: string[] = ["Host", `127.0.0.1:${port}`];
   for (const [name, value] of request.headers) flat.push(name, value);
-  if (!request.headers.some(([name]) => name.toLowerCase() === "content-length")) flat.push("Content-Length", String(request.body.byteLength));
+  if (!request.headers.some(([name]) => name.toLowerCase() === "content-length"))
+    flat.push("Content-Length", String(request.body.byteLength));
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: "127.0.0.1", port, method: request.method, path: request.path, headers: flat, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
-        resolve({ status: response.statusCode ?? 0, headers, json: parseJson(Buffer.concat(chunks).toString("utf8")) });
-      });
-    });
+    const outgoing = httpRequest(
+      { host: "127.0.0.1", port, method: request.method, path: request.path, headers: flat, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers))
+            headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+          resolve({
+            status: response.statusCode ?? 0,
+            headers,
+            json: parseJson(Buffer.concat(chunks).toString("utf8")),
+          });
+        });
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(request.body);
   });
@@ -115,7 +130,13 @@ export const closing = (server: Server) =>
   });
 
 const overHttp = (server: Server, handsOtherPathsToApp: boolean) =>
-  listening(server).then((port): Runner => ({ handsOtherPathsToApp, send: (request) => sendOverHttp(port, request), close: () => closing(server) }));
+  listening(server).then(
+    (port): Runner => ({
+      handsOtherPathsToApp,
+      send: (request) => sendOverHttp(port, request),
+      close: () => closing(server),
+    }),
+  );
 
 const sendJson = (res: import("node:http").ServerResponse, value: unknown) => {
   res.setHeader("Content-Type", "application/json");
@@ -137,7 +158,8 @@ export function connectRunner(options: RequestVerifierOptions): Promise<Runner> 
   const app = connect();
   app.use(webinarNode(createRequestVerifier(options)));
   app.use("/hello", (_req, res) => sendJson(res, { hello: "world" }));
-  for (const path of operationPaths) app.use(path, (req: WebinarIncomingMessage, res) => sendJson(res, echo(req.webinar!)));
+  for (const path of operationPaths)
+    app.use(path, (req: WebinarIncomingMessage, res) => sendJson(res, echo(req.webinar!)));
   return overHttp(createServer(app), true);
 }
 
@@ -191,9 +213,15 @@ export async function fastifyInjectRunner(options: RequestVerifierOptions): Prom
         const previous = headers[name.toLowerCase()];
         headers[name.toLowerCase()] = previous === undefined ? value : [...[previous].flat(), value];
       }
-      const response = await app.inject({ method: request.method as "POST", url: request.path, headers, payload: Buffer.from(request.body) });
+      const response = await app.inject({
+        method: request.method as "POST",
+        url: request.path,
+        headers,
+        payload: Buffer.from(request.body),
+      });
       const observed: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) observed[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      for (const [name, value] of Object.entries(response.headers))
+        observed[name] = Array.isArray(value) ? value.join(", ") : String(value);
       return { status: response.statusCode, headers: observed, json: parseJson(response.body) };
     },
     close: () => app.close(),
@@ -227,9 +255,14 @@ export function honoRequestRunner(options: RequestVerifierOptions): Runner {
  */
 export async function bunRunner(): Promise<Runner> {
   const bun = join(dirname(createRequire(import.meta.url).resolve("bun/package.json")), "bin", "bun.exe");
-  const child = spawn(bun, [fileURLToPath(new URL("./bun-server.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(bun, [fileURLToPath(new URL("./bun-server.ts", import.meta.url))], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = once(child, "exit");
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), "line"), exited.then(() => [])])) as string[];
+  const [line] = (await Promise.race([
+    once(createInterface({ input: child.stdout! }), "line"),
+    exited.then(() => []),
+  ])) as string[];
   if (line === undefined) throw new Error("the Bun test server exited before listening");
   const { port, bun: version } = JSON.parse(line) as { port: number; bun?: string };
   if (version === undefined) throw new Error("the Bun test server did not run on Bun");

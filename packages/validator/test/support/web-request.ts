@@ -7,5 +7,9 @@ const bodyless = (method: string) => method === "GET" || method === "HEAD";
 export function toWebRequest(wire: WireRequest, origin = "http://127.0.0.1"): Request {
   const headers = new Headers();
   for (const [name, value] of wire.headers) headers.append(name, value);
-  return new Request(`${origin}${wire.path}`, { method: wire.method, headers, body: bodyless(wire.method) ? null : (wire.body as Uint8Array<ArrayBuffer>) });
+  return new Request(`${origin}${wire.path}`, {
+    method: wire.method,
+    headers,
+    body: bodyless(wire.method) ? null : (wire.body as Uint8Array<ArrayBuffer>),
+  });
 }

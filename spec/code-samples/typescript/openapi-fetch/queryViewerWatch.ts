@@ -11,7 +11,9 @@ api.use(createSigningMiddleware({ apiKey: process.env.WEBINAR_API_KEY!, secret: 
 const query = { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 50 } as const;
 let cursor: string | undefined;
 do {
-  const { data, error } = await api.POST("/api/v1/open/watch-data/viewers/query", { body: cursor === undefined ? query : { ...query, cursor } });
+  const { data, error } = await api.POST("/api/v1/open/watch-data/viewers/query", {
+    body: cursor === undefined ? query : { ...query, cursor },
+  });
   // LIVE and ALL answer 409 WATCH_DATA_NOT_FINAL until live data is final: poll later, each poll a new call.
   if (error) throw new Error(`${error.error.code}: ${error.error.message} (requestId ${error.requestId})`);
   for (const record of data.data.items) console.log(record.uid, record.externalUserId ?? "-", record.totalWatchSeconds);

@@ -10,7 +10,9 @@ const client = createWebinarClient({
 
 const query = { ticketCode: "WBN8K2QX", playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 50 } as const;
 // LIVE and ALL answer 409 WATCH_DATA_NOT_FINAL until live data is final; waitForFinal polls until it is.
-for await (const record of client.iterateViewerWatch(query, { waitForFinal: { intervalMs: 10_000, timeoutMs: 600_000 } })) {
+for await (const record of client.iterateViewerWatch(query, {
+  waitForFinal: { intervalMs: 10_000, timeoutMs: 600_000 },
+})) {
   console.log(record.uid, record.externalUserId ?? "-", record.totalWatchSeconds);
 }
 // One page only: await client.queryViewerWatch({ ...query, cursor: previousPage.nextCursor })

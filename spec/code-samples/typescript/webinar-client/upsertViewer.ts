@@ -10,7 +10,11 @@ const client = createWebinarClient({
 });
 
 try {
-  const { viewer, created } = await client.upsertViewer({ externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" });
+  const { viewer, created } = await client.upsertViewer({
+    externalUserId: "crm-10086",
+    phone: "13800138000",
+    displayName: "张三",
+  });
   console.log(created ? "created" : "existing", viewer); // keep viewer.uid for the ticket call
 } catch (error) {
   // Branch on error.code, never on the status: 409 means four different things here.
