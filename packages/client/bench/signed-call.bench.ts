@@ -22,7 +22,10 @@ const secret = "Vq7#tR2m!Lp9@xZ4&nB6^wK1";
 const body = { externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" };
 const answer = JSON.stringify({
   requestId: "req_01J9ZC4T7W",
-  data: { viewer: { uid: 10086, externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" }, created: false },
+  data: {
+    viewer: { uid: 10086, externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" },
+    created: false,
+  },
 });
 
 // The server reads each body and answers the same envelope: its cost is the same for every case.
@@ -48,8 +51,14 @@ const typed = createWebinarClient({ baseUrl, apiKey, secret });
 
 const cases: { name: string; run: () => Promise<unknown> }[] = [
   { name: "unsigned openapi-fetch POST", run: () => unsigned.POST("/api/v1/open/viewers/upsert", { body }) },
-  { name: "signed openapi-fetch POST (node:crypto)", run: () => signedNode.POST("/api/v1/open/viewers/upsert", { body }) },
-  { name: "signed openapi-fetch POST (Web Crypto)", run: () => signedWeb.POST("/api/v1/open/viewers/upsert", { body }) },
+  {
+    name: "signed openapi-fetch POST (node:crypto)",
+    run: () => signedNode.POST("/api/v1/open/viewers/upsert", { body }),
+  },
+  {
+    name: "signed openapi-fetch POST (Web Crypto)",
+    run: () => signedWeb.POST("/api/v1/open/viewers/upsert", { body }),
+  },
   { name: "typed client.upsertViewer", run: () => typed.upsertViewer(body) },
 ];
 
@@ -75,9 +84,15 @@ for (let round = 0; round < ROUNDS; round += 1) {
 }
 server.close();
 
-console.log(`signed-call bench: ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per case to a local node:http server, Node ${process.version}\n`);
+console.log(
+  `signed-call bench: ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per case to a local node:http server, Node ${process.version}\n`,
+);
 for (const { name } of cases) {
-  console.log(`${name.padEnd(42)} ${median(micros.get(name)!).toFixed(1).padStart(8)} µs/call  ${median(ratios.get(name)!).toFixed(3)}x unsigned`);
+  console.log(
+    `${name.padEnd(42)} ${median(micros.get(name)!).toFixed(1).padStart(8)} µs/call  ${median(ratios.get(name)!).toFixed(3)}x unsigned`,
+  );
 }
 const signedRatio = median(ratios.get(cases[1]!.name)!);
-console.log(`\nsigned/unsigned (node:crypto, the default on Node), median of per-round ratios: ${signedRatio.toFixed(3)}x (goal <= 1.1x)`);
+console.log(
+  `\nsigned/unsigned (node:crypto, the default on Node), median of per-round ratios: ${signedRatio.toFixed(3)}x (goal <= 1.1x)`,
+);

@@ -10,7 +10,9 @@ import { WebinarConnectionError, WebinarTimeoutError } from "./errors";
 export type FetchLike = (request: Request) => Promise<Response>;
 
 /** What an attempt produced: its value, or why no answer came. */
-export type AttemptResult<Value> = { ok: true; value: Value } | { ok: false; error: WebinarConnectionError | WebinarTimeoutError };
+export type AttemptResult<Value> =
+  | { ok: true; value: Value }
+  | { ok: false; error: WebinarConnectionError | WebinarTimeoutError };
 
 /** The time left for an attempt: its own `timeoutMs`, or what remains of the call's deadline when that is less. */
 export interface AttemptLimit {
@@ -27,10 +29,18 @@ export function connectionError(error: unknown, attempt: number): WebinarConnect
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   // undici reports a refused redirect as "fetch failed" caused by "unexpected redirect"; other fetches say "redirect".
   if (/redirect/i.test(`${messageOf(error)} ${messageOf(cause)}`)) {
-    return new WebinarConnectionError("the server answered with a redirect, which a signed request never follows", { reason: "redirect", cause: error, attempts: attempt });
+    return new WebinarConnectionError("the server answered with a redirect, which a signed request never follows", {
+      reason: "redirect",
+      cause: error,
+      attempts: attempt,
+    });
   }
   const detail = messageOf(cause) || messageOf(error) || String(error);
-  return new WebinarConnectionError(`could not reach the server: ${detail}`, { reason: "network", cause: error, attempts: attempt });
+  return new WebinarConnectionError(`could not reach the server: ${detail}`, {
+    reason: "network",
+    cause: error,
+    attempts: attempt,
+  });
 }
 
 /**
@@ -66,7 +76,10 @@ export function attemptOnce<Value>(
       else reject(error);
     };
     const timer = setTimeout(() => {
-      const what = limit.phase === "attempt" ? `the attempt timed out after ${limit.ms} ms` : "the call's overall deadline ran out";
+      const what =
+        limit.phase === "attempt"
+          ? `the attempt timed out after ${limit.ms} ms`
+          : "the call's overall deadline ran out";
       const error = new WebinarTimeoutError(what, { phase: limit.phase, timeoutMs: limit.ms, attempts: attempt });
       fail(error);
       controller.abort(error);

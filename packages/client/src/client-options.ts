@@ -45,17 +45,23 @@ function checkBaseUrl(baseUrl: unknown): string {
   try {
     url = new URL(String(baseUrl));
   } catch {
-    throw new TypeError(`baseUrl must be an absolute http(s) URL such as https://api.example.com, got ${JSON.stringify(baseUrl)}`);
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL such as https://api.example.com, got ${JSON.stringify(baseUrl)}`,
+    );
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError(`baseUrl must use http or https, got ${url.protocol}`);
-  if (url.search !== "" || url.hash !== "") throw new TypeError("baseUrl must have no query string or fragment: the signed path has none");
-  if (url.username !== "" || url.password !== "") throw new TypeError("baseUrl must not carry credentials; the API key and secret are separate options");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new TypeError(`baseUrl must use http or https, got ${url.protocol}`);
+  if (url.search !== "" || url.hash !== "")
+    throw new TypeError("baseUrl must have no query string or fragment: the signed path has none");
+  if (url.username !== "" || url.password !== "")
+    throw new TypeError("baseUrl must not carry credentials; the API key and secret are separate options");
   return url.href;
 }
 
 /** Checks a per-attempt timeout. */
 export function checkTimeoutMs(timeoutMs: number): number {
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
   return timeoutMs;
 }
 
@@ -70,7 +76,10 @@ export interface ResolvedClientOptions {
 export function resolveClientOptions(options: WebinarClientOptions): ResolvedClientOptions {
   return {
     baseUrl: checkBaseUrl(options.baseUrl),
-    defaults: { retry: resolveRetryPolicy(options.retry), timeoutMs: checkTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) },
+    defaults: {
+      retry: resolveRetryPolicy(options.retry),
+      timeoutMs: checkTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    },
     runtime: {
       fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
       clock: options.clock ?? Date.now,

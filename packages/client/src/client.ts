@@ -32,8 +32,14 @@ import { resolveRetryPolicy, type RetryOptions } from "./retry-policy";
 import { sendCall, type CallRuntime, type FinalAnswer, type PostResult } from "./send-call";
 import { createSigning } from "./signing-middleware";
 import { mergeViewerWatch } from "./viewer-watch-order";
-import { paginateViewerWatch, type PaginationLimits, type ViewerWatchIterable, type ViewerWatchQuery } from "./viewer-watch-pages";
+import {
+  paginateViewerWatch,
+  type PaginationLimits,
+  type ViewerWatchIterable,
+  type ViewerWatchQuery,
+} from "./viewer-watch-pages";
 import { withRequestId, type WithRequestId } from "./with-request-id";
+import { noFollowRedirect } from "./no-follow-redirect";
 
 /** Per-call settings; each overrides the client's for this call only. */
 export interface CallOptions {
@@ -59,7 +65,10 @@ export interface QueryViewerWatchOptions extends CallOptions {
 export interface IterateViewerWatchOptions extends QueryViewerWatchOptions, PaginationLimits {}
 
 /** The query of {@link WebinarClient.queryViewerWatchByIds}: any number of ids, no cursor. */
-export type ViewerWatchByIdsQuery = ViewerWatchQuery & { uids?: readonly number[]; externalUserIds?: readonly string[] };
+export type ViewerWatchByIdsQuery = ViewerWatchQuery & {
+  uids?: readonly number[];
+  externalUserIds?: readonly string[];
+};
 
 /** Options of {@link WebinarClient.waitForLiveFinal}: `timeoutMs` bounds the whole wait, not one request. */
 export interface WaitForLiveFinalOptions extends WaitForFinalOptions {
@@ -117,7 +126,10 @@ export interface WebinarClient {
    * @example
    * const page = await client.queryViewerWatch({ ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 50 });
    */
-  queryViewerWatch(body: QueryViewerWatchRequest, options?: QueryViewerWatchOptions): Promise<WithRequestId<ViewerWatchPage>>;
+  queryViewerWatch(
+    body: QueryViewerWatchRequest,
+    options?: QueryViewerWatchOptions,
+  ): Promise<WithRequestId<ViewerWatchPage>>;
 
   /**
    * Every record of a detail query, page by page, following only the server's `nextCursor`. `pageSize`
@@ -163,7 +175,12 @@ export interface WebinarClient {
 }
 
 /** The init of one attempt's `client.raw.POST`: the body, read back as text, the attempt's signal and `fetch`. */
-type PostInit<Op extends OperationId> = { body: RequestBody<Op>; parseAs: "text"; signal: AbortSignal; fetch: FetchLike };
+type PostInit<Op extends OperationId> = {
+  body: RequestBody<Op>;
+  parseAs: "text";
+  signal: AbortSignal;
+  fetch: FetchLike;
+};
 
 function resultOf<Op extends OperationId>(operationId: Op, answer: FinalAnswer): WithRequestId<ResponseData<Op>> {
   const { envelope, status, headers, attempts } = answer;
@@ -180,13 +197,16 @@ function resultOf<Op extends OperationId>(operationId: Op, answer: FinalAnswer):
       attempts,
     });
   }
-  throw new WebinarResponseError(`HTTP ${status}: ${envelope.problem}, not the API's JSON envelope (content-type ${headers.get("content-type") ?? "none"})`, {
-    status,
-    body: answer.body,
-    headers,
-    requestId: envelope.requestId,
-    attempts,
-  });
+  throw new WebinarResponseError(
+    `HTTP ${status}: ${envelope.problem}, not the API's JSON envelope (content-type ${headers.get("content-type") ?? "none"})`,
+    {
+      status,
+      body: answer.body,
+      headers,
+      requestId: envelope.requestId,
+      attempts,
+    },
+  );
 }
 
 /**
@@ -208,7 +228,7 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
   const signing = createSigning(options);
   const { baseUrl, defaults, runtime: injected } = resolveClientOptions(options);
   const runtime: CallRuntime = { ...injected, skew: signing.skew };
-  const raw = createClient<paths>({ baseUrl, fetch: runtime.fetch, redirect: "error" });
+  const raw = createClient<paths>({ baseUrl, fetch: runtime.fetch, redirect: noFollowRedirect() });
   raw.use(signing.middleware);
   // Signing must see the final request, so middlewares added later through client.raw.use() go before it.
   const use = raw.use.bind(raw);
@@ -242,7 +262,10 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
   const queryPage = (body: QueryViewerWatchRequest, options: CallOptions) =>
     call("queryViewerWatch", (init) => raw.POST(operations.queryViewerWatch.path, init), body, options);
 
-  function queryViewerWatch(body: QueryViewerWatchRequest, options: QueryViewerWatchOptions = {}): Promise<WithRequestId<ViewerWatchPage>> {
+  function queryViewerWatch(
+    body: QueryViewerWatchRequest,
+    options: QueryViewerWatchOptions = {},
+  ): Promise<WithRequestId<ViewerWatchPage>> {
     const { waitForFinal, ...callOptions } = options;
     if (waitForFinal === undefined) return queryPage(body, callOptions);
     return pollUntilDone(
@@ -251,7 +274,14 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
           return { done: true, value: await queryPage(body, callOptions) };
         } catch (error) {
           if (!isWebinarApiError(error, "queryViewerWatch") || error.code !== "WATCH_DATA_NOT_FINAL") throw error;
-          return { done: false, pending: error, retryAfterMs: retryAfterMs(error.headers.get("retry-after"), Date.parse(error.headers.get("date") ?? "") || runtime.clock()) };
+          return {
+            done: false,
+            pending: error,
+            retryAfterMs: retryAfterMs(
+              error.headers.get("retry-after"),
+              Date.parse(error.headers.get("date") ?? "") || runtime.clock(),
+            ),
+          };
         }
       },
       { ...(waitForFinal === true ? {} : waitForFinal), signal: options.signal },
@@ -260,7 +290,10 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     );
   }
 
-  const withPageSize = (query: ViewerWatchQuery): QueryViewerWatchRequest => ({ ...query, pageSize: query.pageSize ?? limits.pageSizeMax });
+  const withPageSize = (query: ViewerWatchQuery): QueryViewerWatchRequest => ({
+    ...query,
+    pageSize: query.pageSize ?? limits.pageSizeMax,
+  });
 
   function iterateViewerWatch(query: ViewerWatchQuery, options: IterateViewerWatchOptions = {}): ViewerWatchIterable {
     const { maxPages, maxItems, ...queryOptions } = options;
@@ -270,7 +303,10 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     return paginateViewerWatch(withPageSize(query), pageLimits, (body) => queryViewerWatch(body, queryOptions));
   }
 
-  async function queryViewerWatchByIds(query: ViewerWatchByIdsQuery, options: QueryViewerWatchOptions = {}): Promise<ViewerWatchRecord[]> {
+  async function queryViewerWatchByIds(
+    query: ViewerWatchByIdsQuery,
+    options: QueryViewerWatchOptions = {},
+  ): Promise<ViewerWatchRecord[]> {
     const { uids, externalUserIds, ...rest } = query;
     const records: ViewerWatchRecord[] = [];
     for (const batch of planIdBatches({ uids, externalUserIds })) {
@@ -279,7 +315,10 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     return mergeViewerWatch(records, query.sort);
   }
 
-  function waitForLiveFinal(ticketCode: string, options: WaitForLiveFinalOptions = {}): Promise<WithRequestId<WatchOverview>> {
+  function waitForLiveFinal(
+    ticketCode: string,
+    options: WaitForLiveFinalOptions = {},
+  ): Promise<WithRequestId<WatchOverview>> {
     const { intervalMs, timeoutMs, ...callOptions } = options;
     const pollOptions: WaitForFinalOptions & { signal?: AbortSignal } = {};
     if (intervalMs !== undefined) pollOptions.intervalMs = intervalMs;
@@ -292,14 +331,21 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
       },
       pollOptions,
       runtime,
-      (last, ms) => new WebinarTimeoutError(`live data of ${ticketCode} was still ${last.dataState} after ${ms} ms (requestId ${last.requestId})`, { phase: "poll", timeoutMs: ms }),
+      (last, ms) =>
+        new WebinarTimeoutError(
+          `live data of ${ticketCode} was still ${last.dataState} after ${ms} ms (requestId ${last.requestId})`,
+          { phase: "poll", timeoutMs: ms },
+        ),
     );
   }
 
   const client: WebinarClient = {
-    upsertViewer: (body, options) => call("upsertViewer", (init) => raw.POST(operations.upsertViewer.path, init), body, options),
-    issueLoginTicket: (body, options) => call("issueLoginTicket", (init) => raw.POST(operations.issueLoginTicket.path, init), body, options),
-    getWatchOverview: (body, options) => call("getWatchOverview", (init) => raw.POST(operations.getWatchOverview.path, init), body, options),
+    upsertViewer: (body, options) =>
+      call("upsertViewer", (init) => raw.POST(operations.upsertViewer.path, init), body, options),
+    issueLoginTicket: (body, options) =>
+      call("issueLoginTicket", (init) => raw.POST(operations.issueLoginTicket.path, init), body, options),
+    getWatchOverview: (body, options) =>
+      call("getWatchOverview", (init) => raw.POST(operations.getWatchOverview.path, init), body, options),
     queryViewerWatch,
     iterateViewerWatch,
     queryViewerWatchByIds,

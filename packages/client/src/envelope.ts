@@ -33,7 +33,12 @@ function parseJson(body: string): unknown {
 export function readEnvelope(status: number, body: string): Envelope {
   if (body.trim() === "") return { kind: "malformed", problem: "the body is empty", requestId: undefined };
   const json = parseJson(body);
-  if (!isPlainObject(json)) return { kind: "malformed", problem: json === undefined ? "the body is not JSON" : "the body is not a JSON object", requestId: undefined };
+  if (!isPlainObject(json))
+    return {
+      kind: "malformed",
+      problem: json === undefined ? "the body is not JSON" : "the body is not a JSON object",
+      requestId: undefined,
+    };
   const requestId = typeof json.requestId === "string" && json.requestId !== "" ? json.requestId : undefined;
   if (requestId === undefined) return { kind: "malformed", problem: "the body has no requestId", requestId };
   if (status >= 200 && status < 300) {

@@ -102,7 +102,10 @@ export class WebinarTimeoutError extends WebinarError {
   /** The limit that ran out, in milliseconds. */
   readonly timeoutMs: number;
 
-  constructor(message: string, options: { phase: TimeoutPhase; timeoutMs: number; attempts?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { phase: TimeoutPhase; timeoutMs: number; attempts?: number; cause?: unknown },
+  ) {
     super(message, options);
     this.phase = options.phase;
     this.timeoutMs = options.timeoutMs;
@@ -122,7 +125,10 @@ export class WebinarResponseError extends WebinarError {
   /** Response headers (non-enumerable). */
   declare readonly headers: Headers;
 
-  constructor(message: string, init: { status: number; body: string; headers: Headers; requestId?: string | undefined; attempts?: number }) {
+  constructor(
+    message: string,
+    init: { status: number; body: string; headers: Headers; requestId?: string | undefined; attempts?: number },
+  ) {
     super(message, { attempts: init.attempts ?? 1 });
     this.status = init.status;
     this.bodySnippet = init.body.slice(0, 512);
@@ -140,7 +146,9 @@ export class WebinarResponseError extends WebinarError {
  *   // poll later
  * }
  */
-export function isWebinarApiError<Op extends OperationId = OperationId>(error: unknown, operationId?: Op): error is WebinarApiError<Op> {
+export function isWebinarApiError<Op extends OperationId = OperationId>(
+  error: unknown,
+  operationId?: Op,
+): error is WebinarApiError<Op> {
   return error instanceof WebinarApiError && (operationId === undefined || error.operationId === operationId);
 }
-

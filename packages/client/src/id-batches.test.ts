@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { planIdBatches } from "./id-batches";
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
-const sizeOf = (batch: { uids?: number[]; externalUserIds?: string[] }) => (batch.uids?.length ?? 0) + (batch.externalUserIds?.length ?? 0);
+const sizeOf = (batch: { uids?: number[]; externalUserIds?: string[] }) =>
+  (batch.uids?.length ?? 0) + (batch.externalUserIds?.length ?? 0);
 
 describe("planIdBatches", () => {
   it("queryViewerWatch: no ids: no batch (an empty filter would return every viewer)", () => {
@@ -21,7 +22,10 @@ describe("planIdBatches", () => {
   it(`Limits: 1,000 distinct ids make 4 batches of at most limits.maxCombinedIds (${limits.maxCombinedIds}), uids and external ids combined`, () => {
     const batches = planIdBatches({ uids: range(10000, 700), externalUserIds: range(0, 300).map((n) => `crm-${n}`) });
     expect(batches.map(sizeOf)).toEqual([300, 300, 300, 100]);
-    expect(batches[2]).toMatchObject({ uids: range(10600, 100), externalUserIds: range(0, 200).map((n) => `crm-${n}`) });
+    expect(batches[2]).toMatchObject({
+      uids: range(10600, 100),
+      externalUserIds: range(0, 200).map((n) => `crm-${n}`),
+    });
     expect(batches.every((batch) => sizeOf(batch) <= limits.maxCombinedIds)).toBe(true);
   });
 

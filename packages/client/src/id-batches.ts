@@ -23,7 +23,8 @@ export function planIdBatches(
   ids: { uids?: readonly number[] | undefined; externalUserIds?: readonly string[] | undefined },
   maxCombined: number = limits.maxCombinedIds,
 ): IdBatch[] {
-  if (!Number.isInteger(maxCombined) || maxCombined < 1) throw new RangeError(`maxCombined must be a positive integer, got ${maxCombined}`);
+  if (!Number.isInteger(maxCombined) || maxCombined < 1)
+    throw new RangeError(`maxCombined must be a positive integer, got ${maxCombined}`);
   const entries: ({ uid: number } | { externalUserId: string })[] = [
     ...[...new Set(ids.uids ?? [])].map((uid) => ({ uid })),
     ...[...new Set(ids.externalUserIds ?? [])].map((externalUserId) => ({ externalUserId })),
@@ -32,8 +33,8 @@ export function planIdBatches(
   for (let start = 0; start < entries.length; start += maxCombined) {
     const batch: IdBatch = {};
     for (const entry of entries.slice(start, start + maxCombined)) {
-      if ("uid" in entry) (batch.uids ??= []).push(entry.uid);
-      else (batch.externalUserIds ??= []).push(entry.externalUserId);
+      if ("uid" in entry) batch.uids = [...(batch.uids ?? []), entry.uid];
+      else batch.externalUserIds = [...(batch.externalUserIds ?? []), entry.externalUserId];
     }
     batches.push(batch);
   }

@@ -17,7 +17,9 @@ export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_POLL_TIMEOUT_MS = 600_000;
 
 /** One poll's outcome: done with a value, or not yet (with the last answer, and the server's wait if it gave one). */
-export type PollResult<T, Pending> = { done: true; value: T } | { done: false; pending: Pending; retryAfterMs?: number | undefined };
+export type PollResult<T, Pending> =
+  | { done: true; value: T }
+  | { done: false; pending: Pending; retryAfterMs?: number | undefined };
 
 /** Polls `poll` until it is done; when time runs out, throws `onTimeout(lastPending, timeoutMs)`. */
 export async function pollUntilDone<T, Pending>(
@@ -28,8 +30,12 @@ export async function pollUntilDone<T, Pending>(
 ): Promise<T> {
   const intervalMs = options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS;
-  for (const [name, value] of [["intervalMs", intervalMs], ["timeoutMs", timeoutMs]] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
+  for (const [name, value] of [
+    ["intervalMs", intervalMs],
+    ["timeoutMs", timeoutMs],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`${name} must be a non-negative number, got ${value}`);
   }
   const deadline = runtime.clock() + timeoutMs;
   for (;;) {

@@ -1,5 +1,5 @@
 /**
- * `Retry-After` (RFC 9110 §10.2.3) is either a number of seconds or an HTTP date. A date is read against the
+ * `Retry-After` (RFC 9110, section 10.2.3) is either a number of seconds or an HTTP date. A date is read against the
  * server's own `Date` header when the answer has one, so a client whose clock is off still waits as long as the
  * server meant.
  */

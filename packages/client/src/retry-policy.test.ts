@@ -1,6 +1,12 @@
 import { errorCatalog, type ErrorCode } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
-import { backoffDelayMs, defaultRetryPolicy, isRetryableAnswer, resolveRetryPolicy, retryClassOf } from "./retry-policy";
+import {
+  backoffDelayMs,
+  defaultRetryPolicy,
+  isRetryableAnswer,
+  resolveRetryPolicy,
+  retryClassOf,
+} from "./retry-policy";
 
 describe("isRetryableAnswer", () => {
   const codes = Object.keys(errorCatalog) as ErrorCode[];
@@ -12,10 +18,30 @@ describe("isRetryableAnswer", () => {
   );
 
   it.each([
-    { rule: "Errors and retries: OPEN_API_REPLAYED is never retried", status: 409, code: "OPEN_API_REPLAYED", expected: false },
-    { rule: "Errors and retries: VIEWER_IDENTITY_CONFLICT is never retried", status: 409, code: "VIEWER_IDENTITY_CONFLICT", expected: false },
-    { rule: "Errors and retries: VIEWER_UID_EXHAUSTED is never retried", status: 409, code: "VIEWER_UID_EXHAUSTED", expected: false },
-    { rule: "queryViewerWatch: WATCH_DATA_NOT_FINAL is a poll, not a generic retry", status: 409, code: "WATCH_DATA_NOT_FINAL", expected: false },
+    {
+      rule: "Errors and retries: OPEN_API_REPLAYED is never retried",
+      status: 409,
+      code: "OPEN_API_REPLAYED",
+      expected: false,
+    },
+    {
+      rule: "Errors and retries: VIEWER_IDENTITY_CONFLICT is never retried",
+      status: 409,
+      code: "VIEWER_IDENTITY_CONFLICT",
+      expected: false,
+    },
+    {
+      rule: "Errors and retries: VIEWER_UID_EXHAUSTED is never retried",
+      status: 409,
+      code: "VIEWER_UID_EXHAUSTED",
+      expected: false,
+    },
+    {
+      rule: "queryViewerWatch: WATCH_DATA_NOT_FINAL is a poll, not a generic retry",
+      status: 409,
+      code: "WATCH_DATA_NOT_FINAL",
+      expected: false,
+    },
     { rule: "a gateway's 413 page without a code is not retried", status: 413, code: undefined, expected: false },
     { rule: "a 429 without a code is not retried (every 4xx is final)", status: 429, code: undefined, expected: false },
     { rule: "a gateway's 502 page without a code is retried", status: 502, code: undefined, expected: true },
@@ -24,7 +50,12 @@ describe("isRetryableAnswer", () => {
     { rule: "501 without a code is not retried", status: 501, code: undefined, expected: false },
     { rule: "an unknown code on a 503 falls back to the status", status: 503, code: "FUTURE_CODE", expected: true },
     { rule: "an unknown code on a 400 is never retried", status: 400, code: "FUTURE_CODE", expected: false },
-    { rule: "a backoff code on a 4xx status is still not retried", status: 400, code: "INTERNAL_ERROR", expected: false },
+    {
+      rule: "a backoff code on a 4xx status is still not retried",
+      status: 400,
+      code: "INTERNAL_ERROR",
+      expected: false,
+    },
   ])("$rule", ({ status, code, expected }) => {
     expect(isRetryableAnswer(status, code)).toBe(expected);
   });
@@ -51,16 +82,27 @@ describe("backoffDelayMs (full jitter)", () => {
 describe("resolveRetryPolicy", () => {
   it.each([
     { rule: "undefined keeps the defaults", options: undefined, expected: defaultRetryPolicy },
-    { rule: "false allows a single attempt", options: false as const, expected: { ...defaultRetryPolicy, maxAttempts: 1 } },
-    { rule: "fields override one by one", options: { maxAttempts: 5 }, expected: { ...defaultRetryPolicy, maxAttempts: 5 } },
+    {
+      rule: "false allows a single attempt",
+      options: false as const,
+      expected: { ...defaultRetryPolicy, maxAttempts: 1 },
+    },
+    {
+      rule: "fields override one by one",
+      options: { maxAttempts: 5 },
+      expected: { ...defaultRetryPolicy, maxAttempts: 5 },
+    },
   ])("$rule", ({ options, expected }) => {
     expect(resolveRetryPolicy(options)).toEqual(expected);
   });
 
-  it.each([{ maxAttempts: 0 }, { maxAttempts: 1.5 }, { baseDelayMs: -1 }, { deadlineMs: 0 }, { maxDelayMs: Number.NaN }])(
-    "rejects %o with a RangeError",
-    (options) => {
-      expect(() => resolveRetryPolicy(options)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    { maxAttempts: 0 },
+    { maxAttempts: 1.5 },
+    { baseDelayMs: -1 },
+    { deadlineMs: 0 },
+    { maxDelayMs: Number.NaN },
+  ])("rejects %o with a RangeError", (options) => {
+    expect(() => resolveRetryPolicy(options)).toThrow(RangeError);
+  });
 });

@@ -22,7 +22,12 @@ export interface RetryOptions {
 export type RetryPolicy = Readonly<Required<RetryOptions>>;
 
 /** The defaults: 3 attempts, 250 ms base, 5 s cap per delay, 30 s overall. */
-export const defaultRetryPolicy: RetryPolicy = Object.freeze({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, deadlineMs: 30_000 });
+export const defaultRetryPolicy: RetryPolicy = Object.freeze({
+  maxAttempts: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 5_000,
+  deadlineMs: 30_000,
+});
 
 function positiveInteger(name: string, value: number | undefined, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
@@ -38,7 +43,10 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
  * @example
  * resolveRetryPolicy({ maxAttempts: 5 }); // { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 5000, deadlineMs: 30000 }
  */
-export function resolveRetryPolicy(options: RetryOptions | false | undefined, base: RetryPolicy = defaultRetryPolicy): RetryPolicy {
+export function resolveRetryPolicy(
+  options: RetryOptions | false | undefined,
+  base: RetryPolicy = defaultRetryPolicy,
+): RetryPolicy {
   if (options === false) return Object.freeze({ ...base, maxAttempts: 1 });
   if (options === undefined) return base;
   return Object.freeze({

@@ -101,18 +101,33 @@ export async function sendCall(runtime: CallRuntime, settings: CallSettings, pos
     // The correction the middleware dates this attempt with; compared after a 401 with what its answer taught.
     const correction = skew?.correctionMs() ?? 0;
     const remaining = deadline - clock();
-    const limit: AttemptLimit = remaining < settings.timeoutMs ? { ms: Math.max(remaining, 0), phase: "deadline" } : { ms: settings.timeoutMs, phase: "attempt" };
+    const limit: AttemptLimit =
+      remaining < settings.timeoutMs
+        ? { ms: Math.max(remaining, 0), phase: "deadline" }
+        : { ms: settings.timeoutMs, phase: "attempt" };
     const started = performance.now();
     const result = await attemptOnce(post, runtime.fetch, signal, limit, attempt);
     const durationMs = performance.now() - started;
     const log = (outcome: AttemptOutcome): void =>
-      emitLog(logger, { method: "POST", path: settings.path, operationId: settings.operationId, attempt, durationMs, ...outcome });
+      emitLog(logger, {
+        method: "POST",
+        path: settings.path,
+        operationId: settings.operationId,
+        attempt,
+        durationMs,
+        ...outcome,
+      });
 
     if (!result.ok) {
       const { error } = result;
       const retryable = error instanceof WebinarTimeoutError ? error.phase === "attempt" : error.reason === "network";
       const retryInMs = retryable && countedAttempts < retry.maxAttempts ? plannedDelay(null, clock()) : undefined;
-      log({ status: undefined, requestId: undefined, error: failureLogError(error), ...(retryInMs === undefined ? {} : { retryInMs }) });
+      log({
+        status: undefined,
+        requestId: undefined,
+        error: failureLogError(error),
+        ...(retryInMs === undefined ? {} : { retryInMs }),
+      });
       if (retryInMs === undefined) throw error;
       await runtime.sleep(retryInMs, signal);
       continue;
@@ -139,11 +154,19 @@ export async function sendCall(runtime: CallRuntime, settings: CallSettings, pos
       } else if (countedAttempts < retry.maxAttempts && isRetryableAnswer(status, code)) {
         const dateHeader = response.headers.get("date");
         const serverNow = dateHeader === null ? Number.NaN : Date.parse(dateHeader);
-        retryInMs = plannedDelay(response.headers.get("retry-after"), Number.isNaN(serverNow) ? clock() + (skew?.offsetMs ?? 0) : serverNow);
+        retryInMs = plannedDelay(
+          response.headers.get("retry-after"),
+          Number.isNaN(serverNow) ? clock() + (skew?.offsetMs ?? 0) : serverNow,
+        );
       }
     }
     const logError = answerLogError(status, envelope);
-    log({ status, requestId: envelope.requestId, ...(logError === undefined ? {} : { error: logError }), ...(retryInMs === undefined ? {} : { retryInMs }) });
+    log({
+      status,
+      requestId: envelope.requestId,
+      ...(logError === undefined ? {} : { error: logError }),
+      ...(retryInMs === undefined ? {} : { retryInMs }),
+    });
     if (retryInMs === undefined) return { status, headers: response.headers, body, envelope, attempts: attempt };
     if (retryInMs > 0) await runtime.sleep(retryInMs, signal);
   }

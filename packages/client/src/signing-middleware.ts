@@ -4,9 +4,17 @@
  * runs. openapi-fetch runs `onRequest` once per call, so a retry (another call) is signed anew. It learns the
  * server's clock from each answer's `Date` and dates later signatures with it once the offset passes a threshold.
  */
-import { canonicalString, createNonce, createSigner, isValidNonce, unixTimestamp, type CryptoPreference } from "@org/webinar-signing";
+import {
+  canonicalString,
+  createNonce,
+  createSigner,
+  isValidNonce,
+  unixTimestamp,
+  type CryptoPreference,
+} from "@org/webinar-signing";
 import type { Middleware } from "openapi-fetch";
 import { ClockSkew } from "./clock-skew";
+import { noFollowRedirect } from "./no-follow-redirect";
 
 /** Options of {@link createSigningMiddleware}; only `apiKey` and `secret` are required. */
 export interface SigningOptions {
@@ -51,7 +59,8 @@ function isBrowserLike(): boolean {
 function checkedNonceSource(source: () => string): () => string {
   return () => {
     const nonce = source();
-    if (!isValidNonce(nonce)) throw new TypeError("nonceSource must return 16-128 characters of A-Z a-z 0-9 _ - (the X-Nonce rule)");
+    if (!isValidNonce(nonce))
+      throw new TypeError("nonceSource must return 16-128 characters of A-Z a-z 0-9 _ - (the X-Nonce rule)");
     return nonce;
   };
 }
@@ -60,7 +69,9 @@ function checkedNonceSource(source: () => string): () => string {
 function pathToSign(request: Request): string {
   const url = new URL(request.url);
   if (url.search !== "" || url.hash !== "") {
-    throw new TypeError(`the request URL must have no query string or fragment: the signed path is the operation's exact path (got ${url.search}${url.hash})`);
+    throw new TypeError(
+      `the request URL must have no query string or fragment: the signed path is the operation's exact path (got ${url.search}${url.hash})`,
+    );
   }
   return url.pathname;
 }
@@ -75,7 +86,9 @@ export function createSigning(options: SigningOptions): Signing {
   }
   const { apiKey } = options;
   if (typeof apiKey !== "string" || apiKey.length === 0 || /[\r\n]/.test(apiKey)) {
-    throw new TypeError("apiKey must be a non-empty string without line breaks (the X-API-Key from the merchant console)");
+    throw new TypeError(
+      "apiKey must be a non-empty string without line breaks (the X-API-Key from the merchant console)",
+    );
   }
   if (typeof options.secret !== "string" || options.secret.length === 0) {
     throw new TypeError("secret must be a non-empty string (the API secret from the merchant console, as raw text)");
@@ -87,7 +100,8 @@ export function createSigning(options: SigningOptions): Signing {
 
   const middleware: Middleware = {
     async onRequest({ request }) {
-      if (request.method !== "POST") throw new TypeError(`every operation of the Webinar Open API is a POST; refusing to sign a ${request.method}`);
+      if (request.method !== "POST")
+        throw new TypeError(`every operation of the Webinar Open API is a POST; refusing to sign a ${request.method}`);
       const path = pathToSign(request);
       // The bytes that will be sent: read once here, signed, and handed to the request that goes out.
       const body = new Uint8Array(await request.arrayBuffer());
@@ -103,7 +117,7 @@ export function createSigning(options: SigningOptions): Signing {
       headers.set("x-nonce", nonce);
       headers.set("x-signature", signature);
       // A redirected request would no longer match its signature: refuse redirects whatever the client's setting.
-      return new Request(request, { headers, body, redirect: "error" });
+      return new Request(request, { headers, body, redirect: noFollowRedirect() });
     },
     onResponse({ response }) {
       skew?.learn(response.headers.get("date"), clock());
@@ -115,7 +129,8 @@ export function createSigning(options: SigningOptions): Signing {
 /**
  * An openapi-fetch middleware that signs every request with your API key and secret: the exact bytes sent (read
  * from the request it receives), the URL's real path (after any base-URL prefix), a fresh nonce (16 CSPRNG bytes)
- * and timestamp per request. It refuses a URL with a query string or fragment, and sets `redirect: "error"`.
+ * and timestamp per request. It refuses a URL with a query string or fragment, and sets `redirect: "error"`
+ * (`"manual"` on Cloudflare Workers, which refuse `"error"`: a redirect then comes back unfollowed).
  *
  * Add it **last**: it signs what the middlewares before it produced, and a middleware after it that changed the
  * body or path would break the signature. Retrying a call means calling again: each call is signed anew, as the

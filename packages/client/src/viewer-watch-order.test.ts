@@ -2,7 +2,12 @@ import type { Sort, ViewerWatchRecord } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
 import { mergeViewerWatch } from "./viewer-watch-order";
 
-const record = (uid: number, totalWatchSeconds: number, firstWatchedAt: string, lastWatchedAt: string): ViewerWatchRecord => ({
+const record = (
+  uid: number,
+  totalWatchSeconds: number,
+  firstWatchedAt: string,
+  lastWatchedAt: string,
+): ViewerWatchRecord => ({
   subjectId: `s-${uid}`,
   identityType: "REGISTERED",
   displayNickname: `n-${uid}`,
@@ -26,9 +31,21 @@ const records = [
 
 describe("mergeViewerWatch", () => {
   it.each([
-    { rule: "queryViewerWatch: WATCH_SECONDS_DESC: totalWatchSeconds descending, ties by uid", sort: "WATCH_SECONDS_DESC", uids: [10001, 10002, 10003, 10004] },
-    { rule: "queryViewerWatch: LAST_WATCHED_DESC: lastWatchedAt descending (as instants, not strings), ties by uid", sort: "LAST_WATCHED_DESC", uids: [10004, 10002, 10003, 10001] },
-    { rule: "queryViewerWatch: FIRST_WATCHED_ASC: firstWatchedAt ascending, ties by uid", sort: "FIRST_WATCHED_ASC", uids: [10004, 10002, 10003, 10001] },
+    {
+      rule: "queryViewerWatch: WATCH_SECONDS_DESC: totalWatchSeconds descending, ties by uid",
+      sort: "WATCH_SECONDS_DESC",
+      uids: [10001, 10002, 10003, 10004],
+    },
+    {
+      rule: "queryViewerWatch: LAST_WATCHED_DESC: lastWatchedAt descending (as instants, not strings), ties by uid",
+      sort: "LAST_WATCHED_DESC",
+      uids: [10004, 10002, 10003, 10001],
+    },
+    {
+      rule: "queryViewerWatch: FIRST_WATCHED_ASC: firstWatchedAt ascending, ties by uid",
+      sort: "FIRST_WATCHED_ASC",
+      uids: [10004, 10002, 10003, 10001],
+    },
   ] as { rule: string; sort: Sort; uids: number[] }[])("$rule", ({ sort, uids }) => {
     expect(mergeViewerWatch(records, sort).map((item) => item.uid)).toEqual(uids);
   });

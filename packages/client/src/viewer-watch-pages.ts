@@ -25,7 +25,8 @@ export interface ViewerWatchIterable extends AsyncIterable<ViewerWatchRecord> {
 }
 
 function checkLimit(name: string, value: number | undefined): void {
-  if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (value !== undefined && (!Number.isInteger(value) || value < 0))
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
 }
 
 /**
@@ -55,7 +56,12 @@ export function paginateViewerWatch(
       if (page.nextCursor === undefined) return;
       if (page.nextCursor === cursor) {
         // The same cursor again would loop forever; a server bug, reported instead of followed.
-        throw new WebinarResponseError("the server returned the cursor it was sent as nextCursor", { status: 200, body: "", headers: new Headers(), requestId: page.requestId });
+        throw new WebinarResponseError("the server returned the cursor it was sent as nextCursor", {
+          status: 200,
+          body: "",
+          headers: new Headers(),
+          requestId: page.requestId,
+        });
       }
       cursor = page.nextCursor;
     }

@@ -9,5 +9,10 @@ export type WithRequestId<T> = T & { readonly requestId: string };
 
 /** Attaches `requestId` to `data` as a non-enumerable, read-only property. */
 export function withRequestId<T extends object>(data: T, requestId: string): WithRequestId<T> {
-  return Object.defineProperty(data, "requestId", { value: requestId, enumerable: false, writable: false, configurable: true }) as WithRequestId<T>;
+  return Object.defineProperty(data, "requestId", {
+    value: requestId,
+    enumerable: false,
+    writable: false,
+    configurable: true,
+  }) as WithRequestId<T>;
 }

@@ -9,7 +9,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { bin: Record<string, string>; files: string[] };
+const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  bin: Record<string, string>;
+  files: string[];
+};
 
 describe("the webinar bin", () => {
   it("is a file tracked in git, not build output, so a fresh install can link it", () => {
@@ -22,7 +25,10 @@ describe("the webinar bin", () => {
   });
 
   it("runs the built CLI: --help exits 0 and lists the commands", () => {
-    const help = execFileSync(process.execPath, [manifest.bin["webinar"]!, "--help"], { cwd: packageDir, encoding: "utf8" });
+    const help = execFileSync(process.execPath, [manifest.bin["webinar"]!, "--help"], {
+      cwd: packageDir,
+      encoding: "utf8",
+    });
     expect(help).toMatch(/upsert/);
     expect(help).toMatch(/viewers export/);
   });

@@ -12,7 +12,11 @@ import { runTypeScript } from "./support/run-typescript";
 import { TEST_API_KEY, TEST_SECRET, type VerifyingServer } from "./support/verifying-server";
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const credentials = (server: VerifyingServer) => ({ WEBINAR_BASE_URL: server.baseUrl, WEBINAR_API_KEY: TEST_API_KEY, WEBINAR_API_SECRET: TEST_SECRET });
+const credentials = (server: VerifyingServer) => ({
+  WEBINAR_BASE_URL: server.baseUrl,
+  WEBINAR_API_KEY: TEST_API_KEY,
+  WEBINAR_API_SECRET: TEST_SECRET,
+});
 const webinar = (server: VerifyingServer, ...args: string[]) => runTypeScript(cli, args, credentials(server));
 
 /** An RFC 4180 reader written for the test, independent of the CLI's writer. */
@@ -45,9 +49,21 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const exportArgs = ["viewers", "export", "--ticket-code", TICKET_CODE, "--mode", "REPLAY", "--sort", "WATCH_SECONDS_DESC", "--page-size", "25"];
+const exportArgs = [
+  "viewers",
+  "export",
+  "--ticket-code",
+  TICKET_CODE,
+  "--mode",
+  "REPLAY",
+  "--sort",
+  "WATCH_SECONDS_DESC",
+  "--page-size",
+  "25",
+];
 /** The order the server pages in, computed independently: seconds descending, then uid. */
-const serverOrder = (records: ViewerWatchRecord[]) => [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
+const serverOrder = (records: ViewerWatchRecord[]) =>
+  [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
 
 describe("webinar viewers export", () => {
   it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
@@ -55,7 +71,23 @@ describe("webinar viewers export", () => {
     const result = await webinar(server, ...exportArgs, "--format", "csv");
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
     const [header, ...rows] = parseCsv(result.stdout);
-    expect(header).toEqual(["uid", "externalUserId", "phone", "displayName", "displayNickname", "totalWatchSeconds", "liveWatchSeconds", "replayWatchSeconds", "sessionCount", "firstWatchedAt", "lastWatchedAt", "deviceTypes", "protocols", "identityType", "subjectId"]);
+    expect(header).toEqual([
+      "uid",
+      "externalUserId",
+      "phone",
+      "displayName",
+      "displayNickname",
+      "totalWatchSeconds",
+      "liveWatchSeconds",
+      "replayWatchSeconds",
+      "sessionCount",
+      "firstWatchedAt",
+      "lastWatchedAt",
+      "deviceTypes",
+      "protocols",
+      "identityType",
+      "subjectId",
+    ]);
     const expected = serverOrder(server.dataset.records.get(TICKET_CODE)!);
     expect(rows).toHaveLength(237);
     expect(rows.map((row) => Number(row[0]))).toEqual(expected.map((record) => record.uid));
@@ -77,7 +109,9 @@ describe("webinar viewers export", () => {
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
     const lines = result.stdout.split("\n");
     expect(lines.pop()).toBe("");
-    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(serverOrder(server.dataset.records.get(TICKET_CODE)!));
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(
+      serverOrder(server.dataset.records.get(TICKET_CODE)!),
+    );
     expect(server.received).toHaveLength(10);
   });
 });
@@ -85,22 +119,68 @@ describe("webinar viewers export", () => {
 describe("webinar upsert, ticket, viewers", () => {
   it("the typical flow: upsert then ticket: --json prints { requestId, data }, text prints the loginUrl", async () => {
     const server = await startServer({ dataset: createDataset(0) });
-    const upsert = await webinar(server, "upsert", "--external-user-id", "crm-10086", "--phone", "13800138000", "--display-name", "张三", "--json");
+    const upsert = await webinar(
+      server,
+      "upsert",
+      "--external-user-id",
+      "crm-10086",
+      "--phone",
+      "13800138000",
+      "--display-name",
+      "张三",
+      "--json",
+    );
     expect(upsert).toMatchObject({ exitCode: 0, stderr: "" });
-    const upserted = JSON.parse(upsert.stdout) as { requestId: string; data: { viewer: { uid: number }; created: boolean } };
-    expect(upserted).toMatchObject({ requestId: expect.stringMatching(/^req_/), data: { created: true, viewer: { externalUserId: "crm-10086", displayName: "张三" } } });
+    const upserted = JSON.parse(upsert.stdout) as {
+      requestId: string;
+      data: { viewer: { uid: number }; created: boolean };
+    };
+    expect(upserted).toMatchObject({
+      requestId: expect.stringMatching(/^req_/),
+      data: { created: true, viewer: { externalUserId: "crm-10086", displayName: "张三" } },
+    });
 
-    const ticket = await webinar(server, "ticket", "--uid", String(upserted.data.viewer.uid), "--ticket-code", TICKET_CODE);
+    const ticket = await webinar(
+      server,
+      "ticket",
+      "--uid",
+      String(upserted.data.viewer.uid),
+      "--ticket-code",
+      TICKET_CODE,
+    );
     expect(ticket).toMatchObject({ exitCode: 0, stderr: "" });
-    expect(ticket.stdout).toMatch(new RegExp(`^loginUrl +https://watch\\.example\\.com/w/${TICKET_CODE}#login_ticket=lt_`, "m"));
+    expect(ticket.stdout).toMatch(
+      new RegExp(`^loginUrl +https://watch\\.example\\.com/w/${TICKET_CODE}#login_ticket=lt_`, "m"),
+    );
     expect(ticket.stdout).toMatch(/^requestId +req_/m);
   });
 
   it("viewers prints one page and the cursor to continue with", async () => {
     const server = await startServer({ dataset: createDataset(30) });
-    const result = await webinar(server, "viewers", "--ticket-code", TICKET_CODE, "--mode", "ALL", "--sort", "WATCH_SECONDS_DESC", "--page-size", "10", "--uid", "10000,10001", "--uid", "10002", "--external-user-id", "crm-29");
+    const result = await webinar(
+      server,
+      "viewers",
+      "--ticket-code",
+      TICKET_CODE,
+      "--mode",
+      "ALL",
+      "--sort",
+      "WATCH_SECONDS_DESC",
+      "--page-size",
+      "10",
+      "--uid",
+      "10000,10001",
+      "--uid",
+      "10002",
+      "--external-user-id",
+      "crm-29",
+    );
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
-    expect(server.received[0]!.json).toMatchObject({ uids: [10000, 10001, 10002], externalUserIds: ["crm-29"], pageSize: 10 });
+    expect(server.received[0]!.json).toMatchObject({
+      uids: [10000, 10001, 10002],
+      externalUserIds: ["crm-29"],
+      pageSize: 10,
+    });
     expect(result.stdout.split("\n")[0]).toMatch(/^uid +externalUserId +name +totalWatchSeconds/);
     expect(result.stdout).toContain("crm-29");
     expect(result.stdout).toContain("nextCursor  (none: last page)");
@@ -113,7 +193,9 @@ describe("failures", () => {
     const result = await webinar(server, "upsert", "--external-user-id", "crm-other", "--phone", "13800000000");
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^webinar: VIEWER_IDENTITY_CONFLICT: phone is bound to another viewer \(HTTP 409, requestId req_\d+\)\n$/);
+    expect(result.stderr).toMatch(
+      /^webinar: VIEWER_IDENTITY_CONFLICT: phone is bound to another viewer \(HTTP 409, requestId req_\d+\)\n$/,
+    );
   });
 
   it("a usage error exits 2 and sends nothing", async () => {

@@ -12,7 +12,11 @@ describe("typed methods", () => {
   it("upsertViewer, issueLoginTicket: upsert then issue a ticket: data is returned as is, requestId is attached but not enumerable", async () => {
     const server = await startServer({ dataset: createDataset(0) });
     const { client } = clientFor(server);
-    const upserted = await client.upsertViewer({ externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" });
+    const upserted = await client.upsertViewer({
+      externalUserId: "crm-10086",
+      phone: "13800138000",
+      displayName: "张三",
+    });
     const { viewer, created } = upserted;
     expect(created).toBe(true);
     expect(viewer).toEqual({ uid: 10000, externalUserId: "crm-10086", phone: "13800138000", displayName: "张三" });
@@ -25,7 +29,10 @@ describe("typed methods", () => {
     expect(again).toMatchObject({ created: false, viewer: { uid: 10000 } });
     expect(again.requestId).not.toBe(upserted.requestId);
 
-    const { loginUrl, loginTicket, expiresAt } = await client.issueLoginTicket({ uid: viewer.uid, ticketCode: TICKET_CODE });
+    const { loginUrl, loginTicket, expiresAt } = await client.issueLoginTicket({
+      uid: viewer.uid,
+      ticketCode: TICKET_CODE,
+    });
     expect(loginUrl).toBe(`https://watch.example.com/w/${TICKET_CODE}#login_ticket=${loginTicket}`);
     expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
   });
@@ -35,7 +42,12 @@ describe("typed methods", () => {
     const { client } = clientFor(server);
     const overview = await client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "LIVE" });
     expect(overview).toMatchObject({ ticketCode: TICKET_CODE, dataState: "FINAL", registered: { viewerCount: 12 } });
-    const page = await client.queryViewerWatch({ ticketCode: TICKET_CODE, playbackMode: "ALL", sort: "LAST_WATCHED_DESC", pageSize: 5 });
+    const page = await client.queryViewerWatch({
+      ticketCode: TICKET_CODE,
+      playbackMode: "ALL",
+      sort: "LAST_WATCHED_DESC",
+      pageSize: 5,
+    });
     expect(page.items).toHaveLength(5);
     expect(page.nextCursor).toEqual(expect.any(String));
   });
@@ -46,7 +58,8 @@ describe("typed methods", () => {
     await client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" });
     const [request] = server.received;
     expect(request).toMatchObject({ method: "POST", url: "/api/v1/open/watch-data/overview", verdict: "ok" });
-    for (const name of ["content-type", "x-api-key", "x-timestamp", "x-nonce", "x-signature"]) expect(request!.headers[name]).toHaveLength(1);
+    for (const name of ["content-type", "x-api-key", "x-timestamp", "x-nonce", "x-signature"])
+      expect(request!.headers[name]).toHaveLength(1);
     expect(request!.header("content-encoding")).toBeUndefined();
     expect(request!.body.toString("utf8")).toBe('{"ticketCode":"WBN8K2QX","playbackMode":"ALL"}');
   });
@@ -78,7 +91,11 @@ describe("one path: every method call is a client.raw.POST through the signing m
     const { client } = clientFor(server, { baseUrl: `${server.baseUrl}/`, logger: (entry) => paths.push(entry.path) });
     const body = { externalUserId: "crm-10086", phone: "13800138000", displayName: "张三 🎉" };
     await client.upsertViewer(body);
-    expect(server.received[0]).toMatchObject({ verdict: "ok", url: "/gateway/webinar/api/v1/open/viewers/upsert", body: Buffer.from(JSON.stringify(body)) });
+    expect(server.received[0]).toMatchObject({
+      verdict: "ok",
+      url: "/gateway/webinar/api/v1/open/viewers/upsert",
+      body: Buffer.from(JSON.stringify(body)),
+    });
     expect(paths).toEqual(["/gateway/webinar/api/v1/open/viewers/upsert"]);
   });
 });
@@ -87,10 +104,14 @@ describe("client.raw", () => {
   it("is the signed openapi-fetch client: { data } is the whole envelope, { error } the error envelope", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const { client } = clientFor(server);
-    const ok = await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: TICKET_CODE, playbackMode: "ALL" } });
+    const ok = await client.raw.POST("/api/v1/open/watch-data/overview", {
+      body: { ticketCode: TICKET_CODE, playbackMode: "ALL" },
+    });
     expect(ok.data?.data.ticketCode).toBe(TICKET_CODE);
     expect(ok.data?.requestId).toMatch(/^req_/);
-    const failed = await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: "NOPE", playbackMode: "ALL" } });
+    const failed = await client.raw.POST("/api/v1/open/watch-data/overview", {
+      body: { ticketCode: "NOPE", playbackMode: "ALL" },
+    });
     expect(failed.error).toMatchObject({ error: { code: "WEBINAR_NOT_FOUND" } });
     expect(failed.response.status).toBe(404);
     expect(server.received.map((request) => request.verdict)).toEqual(["ok", "ok"]);
@@ -101,9 +122,15 @@ describe("client.raw", () => {
     const { client } = clientFor(server);
     client.raw.use({
       onRequest: ({ request }) =>
-        new Request(request.url, { method: "POST", headers: { "content-type": "application/json", "x-trace-id": "t-42" }, body: '{"ticketCode":"WBN8K2QX","playbackMode":"REPLAY"}' }),
+        new Request(request.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-trace-id": "t-42" },
+          body: '{"ticketCode":"WBN8K2QX","playbackMode":"REPLAY"}',
+        }),
     });
-    const { data } = await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: TICKET_CODE, playbackMode: "ALL" } });
+    const { data } = await client.raw.POST("/api/v1/open/watch-data/overview", {
+      body: { ticketCode: TICKET_CODE, playbackMode: "ALL" },
+    });
     expect(data?.data.dataState).toBe("PROVISIONAL");
     expect(server.received[0]).toMatchObject({ verdict: "ok", json: { playbackMode: "REPLAY" } });
     expect(server.received[0]!.header("x-trace-id")).toBe("t-42");
@@ -130,12 +157,24 @@ describe("createWebinarClient options", () => {
     { rule: "an empty API key", options: { ...valid, apiKey: "" }, error: /apiKey/ },
     { rule: "an API key with a line break", options: { ...valid, apiKey: "key\nPOST" }, error: /apiKey/ },
     { rule: "a relative base URL", options: { ...valid, baseUrl: "/api" }, error: /absolute/ },
-    { rule: "a base URL with a query string", options: { ...valid, baseUrl: "https://api.example.com/?tenant=1" }, error: /query/ },
-    { rule: "a base URL with credentials", options: { ...valid, baseUrl: "https://user:pw@api.example.com" }, error: /credentials/ },
+    {
+      rule: "a base URL with a query string",
+      options: { ...valid, baseUrl: "https://api.example.com/?tenant=1" },
+      error: /query/,
+    },
+    {
+      rule: "a base URL with credentials",
+      options: { ...valid, baseUrl: "https://user:pw@api.example.com" },
+      error: /credentials/,
+    },
     { rule: "a non-http base URL", options: { ...valid, baseUrl: "ftp://api.example.com" }, error: /http/ },
     { rule: "a zero timeout", options: { ...valid, timeoutMs: 0 }, error: /timeoutMs/ },
     { rule: "zero attempts", options: { ...valid, retry: { maxAttempts: 0 } }, error: /maxAttempts/ },
-    { rule: "a negative skew threshold", options: { ...valid, clockSkew: { thresholdSeconds: -1 } }, error: /thresholdSeconds/ },
+    {
+      rule: "a negative skew threshold",
+      options: { ...valid, clockSkew: { thresholdSeconds: -1 } },
+      error: /thresholdSeconds/,
+    },
   ])("rejects $rule at creation", ({ options, error }) => {
     expect(() => createWebinarClient(options)).toThrow(error);
   });
@@ -143,7 +182,9 @@ describe("createWebinarClient options", () => {
   it("a nonce source returning an invalid nonce fails the call before anything is sent", async () => {
     const server = await startServer();
     const { client } = clientFor(server, { nonceSource: () => "short" });
-    await expect(client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" })).rejects.toThrow(/nonceSource/);
+    await expect(client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" })).rejects.toThrow(
+      /nonceSource/,
+    );
     expect(server.received).toHaveLength(0);
   });
 });
@@ -154,7 +195,11 @@ describe("browser guard", () => {
     delete scope.window;
     delete scope.document;
   });
-  const options: WebinarClientOptions = { baseUrl: "https://api.example.com", apiKey: TEST_API_KEY, secret: TEST_SECRET };
+  const options: WebinarClientOptions = {
+    baseUrl: "https://api.example.com",
+    apiKey: TEST_API_KEY,
+    secret: TEST_SECRET,
+  };
 
   it.each(["window", "document"] as const)("throws where globalThis.%s exists", (name) => {
     scope[name] = {};

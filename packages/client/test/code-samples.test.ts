@@ -24,7 +24,9 @@ const kinds = [
   { kind: "webinar-client", imports: ["createWebinarClient"] },
 ] as const;
 const sampleOf = (kind: string, operationId: OperationId) => `${samplesDir}${kind}/${operationId}.ts`;
-const samples = kinds.flatMap(({ kind }) => operationIds.map((operationId) => ({ kind, operationId, file: sampleOf(kind, operationId) })));
+const samples = kinds.flatMap(({ kind }) =>
+  operationIds.map((operationId) => ({ kind, operationId, file: sampleOf(kind, operationId) })),
+);
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 describe("TypeScript code samples", () => {
@@ -32,18 +34,29 @@ describe("TypeScript code samples", () => {
     expect(readdirSync(`${samplesDir}${kind}`).sort()).toEqual(operationIds.map((id) => `${id}.ts`).sort());
   });
 
-  it.each(operationIds)("the spec's x-codeSamples of %s list openapi-fetch + signing middleware first, then the typed client", (operationId) => {
-    const typeScriptSamples = [...specText.matchAll(/- lang: TypeScript\n\s+label: ([^\n]+)\n\s+source:\n\s+\$ref: \.\/code-samples\/typescript\/([^\n]+)\n/g)]
-      .filter((match) => match[2]!.endsWith(`/${operationId}.ts`))
-      .map((match) => [match[1], match[2]]);
-    expect(typeScriptSamples).toEqual([
-      ["TypeScript (openapi-fetch + signing middleware)", `openapi-fetch/${operationId}.ts`],
-      ["TypeScript (@org/webinar-client)", `webinar-client/${operationId}.ts`],
-    ]);
-  });
+  it.each(operationIds)(
+    "the spec's x-codeSamples of %s list openapi-fetch + signing middleware first, then the typed client",
+    (operationId) => {
+      const typeScriptSamples = [
+        ...specText.matchAll(
+          /- lang: TypeScript\n\s+label: ([^\n]+)\n\s+source:\n\s+\$ref: \.\/code-samples\/typescript\/([^\n]+)\n/g,
+        ),
+      ]
+        .filter((match) => match[2]!.endsWith(`/${operationId}.ts`))
+        .map((match) => [match[1], match[2]]);
+      expect(typeScriptSamples).toEqual([
+        ["TypeScript (openapi-fetch + signing middleware)", `openapi-fetch/${operationId}.ts`],
+        ["TypeScript (@org/webinar-client)", `webinar-client/${operationId}.ts`],
+      ]);
+    },
+  );
 
   it("every sample type-checks in strict mode against the workspace's sources and imports what its kind shows", () => {
-    const base = ts.getParsedCommandLineOfConfigFile(source("../../../tsconfig.base.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    const base = ts.getParsedCommandLineOfConfigFile(
+      source("../../../tsconfig.base.json"),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
     const program = ts.createProgram(
       samples.map((sample) => sample.file),
       {
@@ -57,7 +70,9 @@ describe("TypeScript code samples", () => {
         },
       },
     );
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
     expect(diagnostics).toEqual([]);
     for (const { kind, file } of samples) {
       const text = readFileSync(file, "utf8");
@@ -67,16 +82,27 @@ describe("TypeScript code samples", () => {
 
   const expectations: Record<OperationId, { stdout: RegExp }> = {
     upsertViewer: { stdout: /^created \{/m },
-    issueLoginTicket: { stdout: new RegExp(`^https://watch\\.example\\.com/w/${TICKET_CODE}#login_ticket=\\S+ \\d{4}-`, "m") },
+    issueLoginTicket: {
+      stdout: new RegExp(`^https://watch\\.example\\.com/w/${TICKET_CODE}#login_ticket=\\S+ \\d{4}-`, "m"),
+    },
     getWatchOverview: { stdout: /^PROVISIONAL 2 viewers, \d+ s watched$/m },
     queryViewerWatch: { stdout: /^10001 crm-1 \d+$/m },
   };
 
-  it.each(samples)("$kind/$operationId runs against the verifying server and sends one signed request to its operation", async ({ operationId, file }) => {
-    const server = await startServer({ dataset: createDataset(2) });
-    const result = await runTypeScript(file, [], { WEBINAR_BASE_URL: server.baseUrl, WEBINAR_API_KEY: TEST_API_KEY, WEBINAR_API_SECRET: TEST_SECRET });
-    expect(result).toMatchObject({ exitCode: 0, stderr: "" });
-    expect(result.stdout).toMatch(expectations[operationId].stdout);
-    expect(server.received.map((request) => [request.url, request.verdict])).toEqual([[operations[operationId].path, "ok"]]);
-  });
+  it.each(samples)(
+    "$kind/$operationId runs against the verifying server and sends one signed request to its operation",
+    async ({ operationId, file }) => {
+      const server = await startServer({ dataset: createDataset(2) });
+      const result = await runTypeScript(file, [], {
+        WEBINAR_BASE_URL: server.baseUrl,
+        WEBINAR_API_KEY: TEST_API_KEY,
+        WEBINAR_API_SECRET: TEST_SECRET,
+      });
+      expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+      expect(result.stdout).toMatch(expectations[operationId].stdout);
+      expect(server.received.map((request) => [request.url, request.verdict])).toEqual([
+        [operations[operationId].path, "ok"],
+      ]);
+    },
+  );
 });

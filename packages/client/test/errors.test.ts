@@ -23,7 +23,10 @@ describe("WebinarApiError", () => {
     const server = await startServer();
     server.script("upsertViewer", {
       status: 400,
-      json: { requestId: "req_sensitive_1", error: { code: "CONTENT_SENSITIVE", message: "display name rejected", details: { matches: ["badword"] } } },
+      json: {
+        requestId: "req_sensitive_1",
+        error: { code: "CONTENT_SENSITIVE", message: "display name rejected", details: { matches: ["badword"] } },
+      },
       headers: { "X-Trace": "t-1" },
     });
     const { client } = clientFor(server);
@@ -51,16 +54,34 @@ describe("WebinarApiError", () => {
     expect(isWebinarApiError(error, "upsertViewer")).toBe(false);
     if (!isWebinarApiError(error, "issueLoginTicket")) throw new Error("expected an issueLoginTicket error");
     // The type of error.code is the union of issueLoginTicket's x-error-codes; this assignment type-checks only then.
-    const code: "VIEWER_NOT_FOUND" | "WEBINAR_NOT_FOUND" | "REQUEST_INVALID" | "OPEN_API_UNAUTHORIZED" | "ORIGIN_FORBIDDEN" | "TENANT_SUSPENDED" | "OPEN_API_REPLAYED" | "INTERNAL_ERROR" | "AUTH_DEPENDENCY_UNAVAILABLE" | "PUBLIC_METADATA_UNAVAILABLE" | "VIEWER_DOMAIN_UNAVAILABLE" = error.code;
+    const code:
+      | "VIEWER_NOT_FOUND"
+      | "WEBINAR_NOT_FOUND"
+      | "REQUEST_INVALID"
+      | "OPEN_API_UNAUTHORIZED"
+      | "ORIGIN_FORBIDDEN"
+      | "TENANT_SUSPENDED"
+      | "OPEN_API_REPLAYED"
+      | "INTERNAL_ERROR"
+      | "AUTH_DEPENDENCY_UNAVAILABLE"
+      | "PUBLIC_METADATA_UNAVAILABLE"
+      | "VIEWER_DOMAIN_UNAVAILABLE" = error.code;
     expect(code).toBe("VIEWER_NOT_FOUND");
     expect(error.status).toBe(404);
   });
 
   it("a code the spec does not list yet is passed through, not retried", async () => {
     const server = await startServer();
-    server.script("getWatchOverview", { status: 422, json: { requestId: "req_future", error: { code: "FUTURE_CODE", message: "newer server" } } });
+    server.script("getWatchOverview", {
+      status: 422,
+      json: { requestId: "req_future", error: { code: "FUTURE_CODE", message: "newer server" } },
+    });
     const { client } = clientFor(server);
-    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarApiError", code: "FUTURE_CODE", status: 422 });
+    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({
+      name: "WebinarApiError",
+      code: "FUTURE_CODE",
+      status: 422,
+    });
     expect(server.received).toHaveLength(1);
   });
 
@@ -77,13 +98,37 @@ describe("WebinarApiError", () => {
 
 describe("answers that are not the API's JSON become WebinarResponseError", () => {
   it.each([
-    { rule: "Errors and retries: a gateway's HTML 413 page", answer: { status: 413, text: "<html><body><h1>413 Request Entity Too Large</h1></body></html>" }, problem: "not JSON" },
-    { rule: "success envelope: an HTML page with status 200 is not data", answer: { status: 200, text: "<html>maintenance</html>" }, problem: "not JSON" },
+    {
+      rule: "Errors and retries: a gateway's HTML 413 page",
+      answer: { status: 413, text: "<html><body><h1>413 Request Entity Too Large</h1></body></html>" },
+      problem: "not JSON",
+    },
+    {
+      rule: "success envelope: an HTML page with status 200 is not data",
+      answer: { status: 200, text: "<html>maintenance</html>" },
+      problem: "not JSON",
+    },
     { rule: "an empty 502", answer: { status: 502, text: "" }, problem: "empty" },
-    { rule: "a truncated success body", answer: { status: 200, text: '{"requestId":"req_1","data":{"tick' }, problem: "not JSON" },
-    { rule: "success envelope: a success without data", answer: { status: 200, json: { requestId: "req_1" } }, problem: "no data" },
-    { rule: "ErrorEnvelope: an error envelope without a code", answer: { status: 400, json: { requestId: "req_1", error: { message: "?" } } }, problem: "error.code" },
-    { rule: "JSON of a gateway's own shape", answer: { status: 429, json: { message: "Too Many Requests" } }, problem: "requestId" },
+    {
+      rule: "a truncated success body",
+      answer: { status: 200, text: '{"requestId":"req_1","data":{"tick' },
+      problem: "not JSON",
+    },
+    {
+      rule: "success envelope: a success without data",
+      answer: { status: 200, json: { requestId: "req_1" } },
+      problem: "no data",
+    },
+    {
+      rule: "ErrorEnvelope: an error envelope without a code",
+      answer: { status: 400, json: { requestId: "req_1", error: { message: "?" } } },
+      problem: "error.code",
+    },
+    {
+      rule: "JSON of a gateway's own shape",
+      answer: { status: 429, json: { message: "Too Many Requests" } },
+      problem: "requestId",
+    },
   ])("$rule", async ({ answer, problem }) => {
     const server = await startServer();
     server.scriptGateway("*", answer, answer, answer);
@@ -92,7 +137,9 @@ describe("answers that are not the API's JSON become WebinarResponseError", () =
     expect(error).toBeInstanceOf(WebinarResponseError);
     expect(error).toMatchObject({ status: answer.status });
     expect((error as Error).message).toContain(problem);
-    expect((error as WebinarResponseError).bodySnippet).toBe((answer.text ?? JSON.stringify(answer.json)).slice(0, 512));
+    expect((error as WebinarResponseError).bodySnippet).toBe(
+      (answer.text ?? JSON.stringify(answer.json)).slice(0, 512),
+    );
   });
 
   it("a long page is cut to 512 characters in bodySnippet", async () => {
@@ -118,8 +165,13 @@ describe("Signing requests: redirects are refused", () => {
 
   it("a fetch that follows nothing and hands back the 3xx is refused the same way", async () => {
     const server = await startServer();
-    const { client } = clientFor(server, { fetch: async () => new Response(null, { status: 302, headers: { Location: "https://elsewhere.example" } }) });
-    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarConnectionError", reason: "redirect" });
+    const { client } = clientFor(server, {
+      fetch: async () => new Response(null, { status: 302, headers: { Location: "https://elsewhere.example" } }),
+    });
+    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({
+      name: "WebinarConnectionError",
+      reason: "redirect",
+    });
   });
 
   it("client.raw refuses a redirect too: the signing middleware sends every request with redirect: error", async () => {

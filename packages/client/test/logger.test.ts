@@ -18,13 +18,23 @@ describe("logger", () => {
     server.script("getWatchOverview", { status: 200, json: {}, delayMs: 1000 });
 
     // A 401 corrected for the skewed clock, a retried 503, a timed-out attempt, a gateway page, pages of data.
-    const upserted = await client.upsertViewer({ externalUserId: "crm-logger", phone: "13912345678", displayName: "张三" });
+    const upserted = await client.upsertViewer({
+      externalUserId: "crm-logger",
+      phone: "13912345678",
+      displayName: "张三",
+    });
     const { viewer } = upserted;
     const ticket = await client.issueLoginTicket({ uid: viewer.uid, ticketCode: TICKET_CODE });
     await client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" });
     server.scriptGateway("upsertViewer", { status: 413, text: "<html>too large</html>" });
     await client.upsertViewer({ externalUserId: "crm-logger" }).catch(() => undefined);
-    for await (const _ of client.iterateViewerWatch({ ticketCode: TICKET_CODE, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 10 })) void _;
+    for await (const _ of client.iterateViewerWatch({
+      ticketCode: TICKET_CODE,
+      playbackMode: "REPLAY",
+      sort: "WATCH_SECONDS_DESC",
+      pageSize: 10,
+    }))
+      void _;
 
     const logged = JSON.stringify(entries);
     const forbidden = [
@@ -39,11 +49,15 @@ describe("logger", () => {
 
     expect(entries).toHaveLength(server.received.length);
     for (const entry of entries) {
-      expect(Object.keys(entry).sort()).toEqual(expect.arrayContaining(["attempt", "durationMs", "method", "path", "requestId", "status"]));
+      expect(Object.keys(entry).sort()).toEqual(
+        expect.arrayContaining(["attempt", "durationMs", "method", "path", "requestId", "status"]),
+      );
       expect(entry.method).toBe("POST");
       expect(entry.durationMs).toBeGreaterThanOrEqual(0);
     }
-    expect(entries.map((entry) => [entry.operationId, entry.attempt, entry.status, entry.error?.code ?? entry.error?.name])).toEqual([
+    expect(
+      entries.map((entry) => [entry.operationId, entry.attempt, entry.status, entry.error?.code ?? entry.error?.name]),
+    ).toEqual([
       ["upsertViewer", 1, 401, "OPEN_API_UNAUTHORIZED"],
       ["upsertViewer", 2, 200, undefined],
       ["issueLoginTicket", 1, 503, "VIEWER_DOMAIN_UNAVAILABLE"],
@@ -68,7 +82,9 @@ describe("logger", () => {
     const server = await startServer({ dataset: createDataset(1) });
     const entries: RequestLogEntry[] = [];
     const { client } = clientFor(server, { logger: (entry) => entries.push(entry) });
-    await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: TICKET_CODE, playbackMode: "ALL" } });
+    await client.raw.POST("/api/v1/open/watch-data/overview", {
+      body: { ticketCode: TICKET_CODE, playbackMode: "ALL" },
+    });
     await client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" });
     expect(server.received.map((request) => request.verdict)).toEqual(["ok", "ok"]);
     expect(entries.map((entry) => [entry.operationId, entry.status])).toEqual([["getWatchOverview", 200]]);
@@ -81,6 +97,8 @@ describe("logger", () => {
         throw new Error("broken logger");
       },
     });
-    await expect(client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" })).resolves.toMatchObject({ ticketCode: TICKET_CODE });
+    await expect(client.getWatchOverview({ ticketCode: TICKET_CODE, playbackMode: "ALL" })).resolves.toMatchObject({
+      ticketCode: TICKET_CODE,
+    });
   });
 });

@@ -10,7 +10,8 @@ import { clientFor, rejectionOf, startServer } from "./support/fixtures";
 import { apiError } from "./support/verifying-server";
 
 const query = { ticketCode: TICKET_CODE, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC" } as const;
-const sentCursors = (server: { received: { json: Record<string, unknown> | undefined }[] }) => server.received.map((request) => request.json?.cursor);
+const sentCursors = (server: { received: { json: Record<string, unknown> | undefined }[] }) =>
+  server.received.map((request) => request.json?.cursor);
 
 describe("iterateViewerWatch", () => {
   it("queryViewerWatch: yields every item exactly once, following only the server's nextCursor", async () => {
@@ -35,14 +36,20 @@ describe("iterateViewerWatch", () => {
     const server = await startServer({ dataset: createDataset(60) });
     const { client } = clientFor(server);
     const uids: number[] = [];
-    for await (const item of client.iterateViewerWatch({ ...query, sort: "FIRST_WATCHED_ASC", pageSize: 7 })) uids.push(item.uid);
+    for await (const item of client.iterateViewerWatch({ ...query, sort: "FIRST_WATCHED_ASC", pageSize: 7 }))
+      uids.push(item.uid);
     const firstPageOfAll = await client.queryViewerWatch({ ...query, sort: "FIRST_WATCHED_ASC", pageSize: 100 });
     expect(uids).toEqual(firstPageOfAll.items.map((item) => item.uid));
   });
 
   it.each([
     { rule: "maxPages stops after that many pages", limits: { maxPages: 3 }, items: 75, requests: 3 },
-    { rule: "maxItems stops after that many items, cutting the last page", limits: { maxItems: 60 }, items: 60, requests: 3 },
+    {
+      rule: "maxItems stops after that many items, cutting the last page",
+      limits: { maxItems: 60 },
+      items: 60,
+      requests: 3,
+    },
     { rule: "maxItems 0 sends nothing", limits: { maxItems: 0 }, items: 0, requests: 0 },
   ])("$rule", async ({ limits: pageLimits, items, requests }) => {
     const server = await startServer({ dataset: createDataset(237) });
@@ -73,10 +80,17 @@ describe("iterateViewerWatch", () => {
 
   it("a server that repeats the cursor it was sent is reported, not followed forever", async () => {
     const server = await startServer();
-    const page = (nextCursor: string) => ({ status: 200, json: { requestId: "req_loop", data: { items: [], nextCursor } } });
+    const page = (nextCursor: string) => ({
+      status: 200,
+      json: { requestId: "req_loop", data: { items: [], nextCursor } },
+    });
     server.script("queryViewerWatch", page("c1"), page("c1"));
     const { client } = clientFor(server);
-    const error = await rejectionOf((async () => { for await (const _ of client.iterateViewerWatch(query)) void _; })());
+    const error = await rejectionOf(
+      (async () => {
+        for await (const _ of client.iterateViewerWatch(query)) void _;
+      })(),
+    );
     expect(error).toMatchObject({ name: "WebinarResponseError", requestId: "req_loop" });
     expect(server.received).toHaveLength(2);
   });
@@ -85,8 +99,14 @@ describe("iterateViewerWatch", () => {
 /** The order of queryViewerWatch's sorts, written out independently of the client's implementation. */
 function expectedOrder(records: ViewerWatchRecord[], sort: Sort): number[] {
   const key = (record: ViewerWatchRecord): number =>
-    sort === "WATCH_SECONDS_DESC" ? -record.totalWatchSeconds : sort === "LAST_WATCHED_DESC" ? -new Date(record.lastWatchedAt).getTime() : new Date(record.firstWatchedAt).getTime();
-  return [...records].sort((a, b) => (key(a) === key(b) ? a.uid - b.uid : key(a) < key(b) ? -1 : 1)).map((record) => record.uid);
+    sort === "WATCH_SECONDS_DESC"
+      ? -record.totalWatchSeconds
+      : sort === "LAST_WATCHED_DESC"
+        ? -new Date(record.lastWatchedAt).getTime()
+        : new Date(record.firstWatchedAt).getTime();
+  return [...records]
+    .sort((a, b) => (key(a) === key(b) ? a.uid - b.uid : key(a) < key(b) ? -1 : 1))
+    .map((record) => record.uid);
 }
 
 describe("queryViewerWatchByIds", () => {
@@ -95,7 +115,10 @@ describe("queryViewerWatchByIds", () => {
   // by both, in different batches.
   const uids = Array.from({ length: 700 }, (_, k) => 10000 + 3 * k);
   const externalUserIds = Array.from({ length: 300 }, (_, j) => `crm-${5 * j}`);
-  const withDuplicates = { uids: [...uids, ...uids.slice(0, 40)], externalUserIds: [...externalUserIds, ...externalUserIds.slice(0, 10)] };
+  const withDuplicates = {
+    uids: [...uids, ...uids.slice(0, 40)],
+    externalUserIds: [...externalUserIds, ...externalUserIds.slice(0, 10)],
+  };
 
   it.each(["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC"] as Sort[])(
     "queryViewerWatch: %s: 1,000 ids make exactly 4 requests of at most limits.maxCombinedIds, merged without duplicates in sort order",
@@ -105,15 +128,25 @@ describe("queryViewerWatchByIds", () => {
       const records = await client.queryViewerWatchByIds({ ...query, sort, ...withDuplicates, pageSize: 100 });
 
       expect(server.received).toHaveLength(4);
-      const sizes = server.received.map((request) => ((request.json?.uids as number[] | undefined)?.length ?? 0) + ((request.json?.externalUserIds as string[] | undefined)?.length ?? 0));
+      const sizes = server.received.map(
+        (request) =>
+          ((request.json?.uids as number[] | undefined)?.length ?? 0) +
+          ((request.json?.externalUserIds as string[] | undefined)?.length ?? 0),
+      );
       expect(sizes).toEqual([300, 300, 300, 100]);
       expect(sizes.every((size) => size <= limits.maxCombinedIds)).toBe(true);
-      expect(server.received.flatMap((request) => (request.json?.uids as number[] | undefined) ?? []).sort()).toEqual([...uids].sort());
-      expect(server.received.flatMap((request) => (request.json?.externalUserIds as string[] | undefined) ?? []).sort()).toEqual([...externalUserIds].sort());
+      expect(server.received.flatMap((request) => (request.json?.uids as number[] | undefined) ?? []).sort()).toEqual(
+        [...uids].sort(),
+      );
+      expect(
+        server.received.flatMap((request) => (request.json?.externalUserIds as string[] | undefined) ?? []).sort(),
+      ).toEqual([...externalUserIds].sort());
 
       const uidSet = new Set(uids);
       const externalSet = new Set(externalUserIds);
-      const matching = server.dataset.records.get(TICKET_CODE)!.filter((record) => uidSet.has(record.uid) || externalSet.has(record.externalUserId!));
+      const matching = server.dataset.records
+        .get(TICKET_CODE)!
+        .filter((record) => uidSet.has(record.uid) || externalSet.has(record.externalUserId!));
       expect(matching).toHaveLength(84 + 50 - 17);
       expect(records.map((record) => record.uid)).toEqual(expectedOrder(matching, sort));
     },
@@ -122,7 +155,11 @@ describe("queryViewerWatchByIds", () => {
   it("pages through a batch with more matches than pageSize", async () => {
     const server = await startServer({ dataset: createDataset(250) });
     const { client } = clientFor(server);
-    const records = await client.queryViewerWatchByIds({ ...query, uids: Array.from({ length: 250 }, (_, index) => 10000 + index), pageSize: 100 });
+    const records = await client.queryViewerWatchByIds({
+      ...query,
+      uids: Array.from({ length: 250 }, (_, index) => 10000 + index),
+      pageSize: 100,
+    });
     expect(records).toHaveLength(250);
     expect(server.received).toHaveLength(3);
   });
@@ -136,19 +173,31 @@ describe("queryViewerWatchByIds", () => {
 });
 
 describe("waiting for final data", () => {
-  const liveQuery = { ticketCode: TICKET_CODE, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 10 } as const;
+  const liveQuery = {
+    ticketCode: TICKET_CODE,
+    playbackMode: "LIVE",
+    sort: "WATCH_SECONDS_DESC",
+    pageSize: 10,
+  } as const;
 
   it("queryViewerWatch: WATCH_DATA_NOT_FINAL is not retried by the generic policy", async () => {
     const server = await startServer({ dataset: createDataset(3) });
     server.script("queryViewerWatch", apiError(409, "WATCH_DATA_NOT_FINAL"));
     const { client } = clientFor(server);
-    await expect(client.queryViewerWatch(liveQuery)).rejects.toMatchObject({ code: "WATCH_DATA_NOT_FINAL", status: 409 });
+    await expect(client.queryViewerWatch(liveQuery)).rejects.toMatchObject({
+      code: "WATCH_DATA_NOT_FINAL",
+      status: 409,
+    });
     expect(server.received).toHaveLength(1);
   });
 
   it("queryViewerWatch: waitForFinal polls with a new signed request until the data is final", async () => {
     const server = await startServer({ dataset: createDataset(3) });
-    server.script("queryViewerWatch", apiError(409, "WATCH_DATA_NOT_FINAL"), apiError(409, "WATCH_DATA_NOT_FINAL", undefined, { headers: { "Retry-After": "7" } }));
+    server.script(
+      "queryViewerWatch",
+      apiError(409, "WATCH_DATA_NOT_FINAL"),
+      apiError(409, "WATCH_DATA_NOT_FINAL", undefined, { headers: { "Retry-After": "7" } }),
+    );
     const { client, waits } = clientFor(server);
     const page = await client.queryViewerWatch(liveQuery, { waitForFinal: { intervalMs: 2000 } });
     expect(page.items).toHaveLength(3);
@@ -160,8 +209,13 @@ describe("waiting for final data", () => {
     const server = await startServer();
     server.script("queryViewerWatch", ...Array.from({ length: 10 }, () => apiError(409, "WATCH_DATA_NOT_FINAL")));
     let elapsed = 0;
-    const { client } = clientFor(server, { clock: () => Date.now() + elapsed, sleep: async (ms) => void (elapsed += ms) });
-    const error = await rejectionOf(client.queryViewerWatch(liveQuery, { waitForFinal: { intervalMs: 1000, timeoutMs: 3500 } }));
+    const { client } = clientFor(server, {
+      clock: () => Date.now() + elapsed,
+      sleep: async (ms) => void (elapsed += ms),
+    });
+    const error = await rejectionOf(
+      client.queryViewerWatch(liveQuery, { waitForFinal: { intervalMs: 1000, timeoutMs: 3500 } }),
+    );
     expect(error).toBeInstanceOf(WebinarApiError);
     expect(error).toMatchObject({ code: "WATCH_DATA_NOT_FINAL" });
     expect(server.received).toHaveLength(4);
@@ -172,7 +226,11 @@ describe("waiting for final data", () => {
     server.script("queryViewerWatch", apiError(409, "WATCH_DATA_NOT_FINAL"));
     const { client } = clientFor(server);
     let count = 0;
-    for await (const _ of client.iterateViewerWatch({ ...liveQuery, pageSize: 10 }, { waitForFinal: { intervalMs: 10 } })) count += 1;
+    for await (const _ of client.iterateViewerWatch(
+      { ...liveQuery, pageSize: 10 },
+      { waitForFinal: { intervalMs: 10 } },
+    ))
+      count += 1;
     expect(count).toBe(15);
   });
 
@@ -190,7 +248,10 @@ describe("waiting for final data", () => {
     const server = await startServer({ dataset: createDataset(1) });
     server.dataset.webinars.get(TICKET_CODE)!.liveStates = ["FINALIZING"];
     let elapsed = 0;
-    const { client } = clientFor(server, { clock: () => Date.now() + elapsed, sleep: async (ms) => void (elapsed += ms) });
+    const { client } = clientFor(server, {
+      clock: () => Date.now() + elapsed,
+      sleep: async (ms) => void (elapsed += ms),
+    });
     const error = await rejectionOf(client.waitForLiveFinal(TICKET_CODE, { intervalMs: 1000, timeoutMs: 2500 }));
     expect(error).toBeInstanceOf(WebinarTimeoutError);
     expect(error).toMatchObject({ phase: "poll", timeoutMs: 2500 });
@@ -201,9 +262,20 @@ describe("waiting for final data", () => {
   it("waitForLiveFinal stops when its signal aborts", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     server.dataset.webinars.get(TICKET_CODE)!.liveStates = ["FINALIZING"];
-    const { client } = clientFor(server, { sleep: (ms, signal) => new Promise((resolve, reject) => { const timer = setTimeout(resolve, ms); signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); }); }) });
+    const { client } = clientFor(server, {
+      sleep: (ms, signal) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          signal?.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        }),
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("enough")), 100);
-    await expect(client.waitForLiveFinal(TICKET_CODE, { intervalMs: 60_000, signal: controller.signal })).rejects.toThrow("enough");
+    await expect(
+      client.waitForLiveFinal(TICKET_CODE, { intervalMs: 60_000, signal: controller.signal }),
+    ).rejects.toThrow("enough");
   });
 });

@@ -18,7 +18,10 @@ import { clientFor, rejectionOf, startServer } from "./support/fixtures";
 import { apiError, startVerifyingServer } from "./support/verifying-server";
 
 const overviewBody = { ticketCode: TICKET_CODE, playbackMode: "ALL" } as const;
-const gatewayPage = (status: number, title: string) => ({ status, text: `<html><head><title>${status} ${title}</title></head><body><h1>${title}</h1></body></html>` });
+const gatewayPage = (status: number, title: string) => ({
+  status,
+  text: `<html><head><title>${status} ${title}</title></head><body><h1>${title}</h1></body></html>`,
+});
 
 /** Calls one operation with a body the dataset accepts. */
 function callOperation(client: ReturnType<typeof clientFor>["client"], operationId: OperationId) {
@@ -35,21 +38,30 @@ function callOperation(client: ReturnType<typeof clientFor>["client"], operation
 }
 
 const operationOf = (code: ErrorCode) =>
-  (Object.keys(operations) as OperationId[]).find((operationId) => Object.values(operations[operationId].errors).some((codes) => (codes as readonly string[]).includes(code)))!;
+  (Object.keys(operations) as OperationId[]).find((operationId) =>
+    Object.values(operations[operationId].errors).some((codes) => (codes as readonly string[]).includes(code)),
+  )!;
 
 describe("retries by error code (x-retry of ErrorCode)", () => {
-  const codes = (Object.keys(errorCatalog) as ErrorCode[]).map((code) => ({ code, ...errorCatalog[code], operationId: operationOf(code) }));
+  const codes = (Object.keys(errorCatalog) as ErrorCode[]).map((code) => ({
+    code,
+    ...errorCatalog[code],
+    operationId: operationOf(code),
+  }));
 
-  it.each(codes)("Errors and retries: $status $code ($retry) on $operationId: retried only when backoff", async ({ code, status, retry, operationId }) => {
-    const server = await startServer({ dataset: createDataset(3) });
-    server.script(operationId, apiError(status, code), apiError(status, code), apiError(status, code));
-    const { client, waits } = clientFor(server, { retry: { maxAttempts: 3 } });
-    const error = await rejectionOf(callOperation(client, operationId));
-    expect(error).toBeInstanceOf(WebinarApiError);
-    expect(error).toMatchObject({ status, code, operationId, attempts: retry === "backoff" ? 3 : 1 });
-    expect(server.received).toHaveLength(retry === "backoff" ? 3 : 1);
-    expect(waits).toHaveLength(retry === "backoff" ? 2 : 0);
-  });
+  it.each(codes)(
+    "Errors and retries: $status $code ($retry) on $operationId: retried only when backoff",
+    async ({ code, status, retry, operationId }) => {
+      const server = await startServer({ dataset: createDataset(3) });
+      server.script(operationId, apiError(status, code), apiError(status, code), apiError(status, code));
+      const { client, waits } = clientFor(server, { retry: { maxAttempts: 3 } });
+      const error = await rejectionOf(callOperation(client, operationId));
+      expect(error).toBeInstanceOf(WebinarApiError);
+      expect(error).toMatchObject({ status, code, operationId, attempts: retry === "backoff" ? 3 : 1 });
+      expect(server.received).toHaveLength(retry === "backoff" ? 3 : 1);
+      expect(waits).toHaveLength(retry === "backoff" ? 2 : 0);
+    },
+  );
 
   it("Signing requests: a retried request is re-signed: fresh timestamp, nonce and signature, no nonce ever reused", async () => {
     const server = await startServer({ dataset: createDataset(3) });
@@ -64,7 +76,9 @@ describe("retries by error code (x-retry of ErrorCode)", () => {
     expect(nonces.every((nonce) => /^[0-9a-f]{32}$/.test(nonce ?? ""))).toBe(true);
     expect(new Set(server.received.map((request) => request.header("x-timestamp"))).size).toBe(3);
     expect(new Set(server.received.map((request) => request.header("x-signature"))).size).toBe(3);
-    expect(new Set(server.received.map((request) => request.body.toString("utf8")))).toEqual(new Set([JSON.stringify(overviewBody)]));
+    expect(new Set(server.received.map((request) => request.body.toString("utf8")))).toEqual(
+      new Set([JSON.stringify(overviewBody)]),
+    );
   });
 
   it("Signing requests: a nonce source that repeats itself meets the real replay check: 409 OPEN_API_REPLAYED, not retried", async () => {
@@ -87,9 +101,17 @@ describe("retries by error code (x-retry of ErrorCode)", () => {
 
 describe("retries of answers without the API's envelope", () => {
   it.each([
-    { rule: "a gateway's 502 page is retried, then reported as WebinarResponseError", answer: gatewayPage(502, "Bad Gateway"), requests: 3 },
+    {
+      rule: "a gateway's 502 page is retried, then reported as WebinarResponseError",
+      answer: gatewayPage(502, "Bad Gateway"),
+      requests: 3,
+    },
     { rule: "a gateway's 504 page is retried", answer: gatewayPage(504, "Gateway Timeout"), requests: 3 },
-    { rule: "Errors and retries: a gateway's 413 page is final (every 4xx is)", answer: gatewayPage(413, "Request Entity Too Large"), requests: 1 },
+    {
+      rule: "Errors and retries: a gateway's 413 page is final (every 4xx is)",
+      answer: gatewayPage(413, "Request Entity Too Large"),
+      requests: 1,
+    },
   ])("$rule", async ({ answer, requests }) => {
     const server = await startServer();
     server.scriptGateway("*", answer, answer, answer);
@@ -105,7 +127,10 @@ describe("retries of answers without the API's envelope", () => {
 describe("how long the client waits", () => {
   it("Retry-After in seconds is honoured", async () => {
     const server = await startServer({ dataset: createDataset(1) });
-    server.script("getWatchOverview", apiError(503, "AUTH_DEPENDENCY_UNAVAILABLE", undefined, { headers: { "Retry-After": "2" } }));
+    server.script(
+      "getWatchOverview",
+      apiError(503, "AUTH_DEPENDENCY_UNAVAILABLE", undefined, { headers: { "Retry-After": "2" } }),
+    );
     const { client, waits } = clientFor(server);
     await client.getWatchOverview(overviewBody);
     expect(waits).toEqual([2000]);
@@ -114,7 +139,12 @@ describe("how long the client waits", () => {
   it("Retry-After as an HTTP date is read against the server's Date", async () => {
     const server = await startServer({ dataset: createDataset(1), clockOffsetMs: 3_600_000 });
     const retryAt = new Date(server.now() + 3000).toUTCString();
-    server.script("getWatchOverview", apiError(503, "WATCH_DATA_UNAVAILABLE", undefined, { headers: { "Retry-After": retryAt, Date: new Date(server.now()).toUTCString() } }));
+    server.script(
+      "getWatchOverview",
+      apiError(503, "WATCH_DATA_UNAVAILABLE", undefined, {
+        headers: { "Retry-After": retryAt, Date: new Date(server.now()).toUTCString() },
+      }),
+    );
     const { client, waits } = clientFor(server);
     await client.getWatchOverview(overviewBody);
     expect(waits).toHaveLength(1);
@@ -124,8 +154,16 @@ describe("how long the client waits", () => {
 
   it("exponential backoff with full jitter: random() * min(maxDelayMs, baseDelayMs * 2^n)", async () => {
     const server = await startServer({ dataset: createDataset(1) });
-    server.script("getWatchOverview", apiError(500, "INTERNAL_ERROR"), apiError(500, "INTERNAL_ERROR"), apiError(500, "INTERNAL_ERROR"));
-    const { client, waits } = clientFor(server, { random: () => 0.5, retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300 } });
+    server.script(
+      "getWatchOverview",
+      apiError(500, "INTERNAL_ERROR"),
+      apiError(500, "INTERNAL_ERROR"),
+      apiError(500, "INTERNAL_ERROR"),
+    );
+    const { client, waits } = clientFor(server, {
+      random: () => 0.5,
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300 },
+    });
     await client.getWatchOverview(overviewBody);
     expect(waits).toEqual([50, 100, 150]);
   });
@@ -150,21 +188,46 @@ describe("how long the client waits", () => {
 
   it("a Retry-After beyond the deadline ends the call at once", async () => {
     const server = await startServer({ dataset: createDataset(1) });
-    server.script("getWatchOverview", apiError(503, "WATCH_DATA_UNAVAILABLE", undefined, { headers: { "Retry-After": "120" } }));
+    server.script(
+      "getWatchOverview",
+      apiError(503, "WATCH_DATA_UNAVAILABLE", undefined, { headers: { "Retry-After": "120" } }),
+    );
     const { client, waits } = clientFor(server);
     await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ code: "WATCH_DATA_UNAVAILABLE" });
     expect(waits).toEqual([]);
   });
 
   it.each([
-    { rule: "retry: false on the client makes one attempt", clientRetry: false as const, callRetry: undefined, requests: 1 },
-    { rule: "a per-call retry overrides the client's", clientRetry: false as const, callRetry: { maxAttempts: 2 }, requests: 2 },
-    { rule: "a per-call retry: false overrides the client's", clientRetry: undefined, callRetry: false as const, requests: 1 },
+    {
+      rule: "retry: false on the client makes one attempt",
+      clientRetry: false as const,
+      callRetry: undefined,
+      requests: 1,
+    },
+    {
+      rule: "a per-call retry overrides the client's",
+      clientRetry: false as const,
+      callRetry: { maxAttempts: 2 },
+      requests: 2,
+    },
+    {
+      rule: "a per-call retry: false overrides the client's",
+      clientRetry: undefined,
+      callRetry: false as const,
+      requests: 1,
+    },
   ])("$rule", async ({ clientRetry, callRetry, requests }) => {
     const server = await startServer({ dataset: createDataset(1) });
-    server.script("getWatchOverview", apiError(503, "WATCH_DATA_UNAVAILABLE"), apiError(503, "WATCH_DATA_UNAVAILABLE"), apiError(503, "WATCH_DATA_UNAVAILABLE"));
+    server.script(
+      "getWatchOverview",
+      apiError(503, "WATCH_DATA_UNAVAILABLE"),
+      apiError(503, "WATCH_DATA_UNAVAILABLE"),
+      apiError(503, "WATCH_DATA_UNAVAILABLE"),
+    );
     const { client } = clientFor(server, clientRetry === undefined ? {} : { retry: clientRetry });
-    await expect(client.getWatchOverview(overviewBody, callRetry === undefined ? {} : { retry: callRetry })).rejects.toBeInstanceOf(WebinarApiError);
+    await expect(
+      client.getWatchOverview(overviewBody, callRetry === undefined ? {} : { retry: callRetry }),
+    ).rejects.toBeInstanceOf(WebinarApiError);
     expect(server.received).toHaveLength(requests);
   });
 });
@@ -191,8 +254,15 @@ describe("timeouts, connection failures and aborts", () => {
 
   it("a fetch that ignores the abort signal still times out", async () => {
     const server = await startServer();
-    const { client } = clientFor(server, { timeoutMs: 50, retry: false, fetch: () => new Promise<Response>(() => undefined) });
-    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarTimeoutError", phase: "attempt" });
+    const { client } = clientFor(server, {
+      timeoutMs: 50,
+      retry: false,
+      fetch: () => new Promise<Response>(() => undefined),
+    });
+    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({
+      name: "WebinarTimeoutError",
+      phase: "attempt",
+    });
   });
 
   it("a dropped connection is retried", async () => {
@@ -237,7 +307,11 @@ describe("timeouts, connection failures and aborts", () => {
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
     const { client } = clientFor(server, { timeoutMs: 30, retry: { maxAttempts: 2 }, fetch });
-    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({ name: "WebinarTimeoutError", phase: "attempt", attempts: 2 });
+    await expect(client.getWatchOverview(overviewBody)).rejects.toMatchObject({
+      name: "WebinarTimeoutError",
+      phase: "attempt",
+      attempts: 2,
+    });
     expect(signals).toHaveLength(2);
     expect(signals[0]).not.toBe(signals[1]);
     for (const signal of signals) {
@@ -270,7 +344,9 @@ describe("timeouts, connection failures and aborts", () => {
     const controller = new AbortController();
     const reason = new Error("raw caller went away");
     setTimeout(() => controller.abort(reason), 50);
-    await expect(client.raw.POST("/api/v1/open/watch-data/overview", { body: overviewBody, signal: controller.signal })).rejects.toBe(reason);
+    await expect(
+      client.raw.POST("/api/v1/open/watch-data/overview", { body: overviewBody, signal: controller.signal }),
+    ).rejects.toBe(reason);
     expect(server.received).toHaveLength(1);
   });
 

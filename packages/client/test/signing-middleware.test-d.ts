@@ -5,7 +5,13 @@
 import { describe, expectTypeOf, it } from "vitest";
 import createClient, { type Middleware } from "openapi-fetch";
 import { createSigningMiddleware, createWebinarClient } from "@org/webinar-client";
-import type { ErrorEnvelope, GetWatchOverviewResponse, paths, QueryViewerWatchResponse, UpsertViewerResponse } from "@org/webinar-types";
+import type {
+  ErrorEnvelope,
+  GetWatchOverviewResponse,
+  paths,
+  QueryViewerWatchResponse,
+  UpsertViewerResponse,
+} from "@org/webinar-types";
 
 const api = createClient<paths>({ baseUrl: "https://api.example.com" });
 api.use(createSigningMiddleware({ apiKey: "wk_live_x", secret: "s3cret" }));
@@ -17,7 +23,9 @@ describe("createSigningMiddleware with openapi-fetch", () => {
   });
 
   it("upsertViewer: the body is UpsertViewerRequest, data the success envelope, error the error envelope", async () => {
-    const { data, error } = await api.POST("/api/v1/open/viewers/upsert", { body: { externalUserId: "crm-1", displayName: null } });
+    const { data, error } = await api.POST("/api/v1/open/viewers/upsert", {
+      body: { externalUserId: "crm-1", displayName: null },
+    });
     expectTypeOf(data).toEqualTypeOf<UpsertViewerResponse | undefined>();
     expectTypeOf(error).toEqualTypeOf<ErrorEnvelope | undefined>();
     if (data !== undefined) expectTypeOf(data.data.viewer.uid).toEqualTypeOf<number>();
@@ -33,14 +41,20 @@ describe("createSigningMiddleware with openapi-fetch", () => {
   });
 
   it("getWatchOverview and queryViewerWatch: explicit enums and required fields", async () => {
-    const overview = await api.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: "WBN8K2QX", playbackMode: "LIVE" } });
+    const overview = await api.POST("/api/v1/open/watch-data/overview", {
+      body: { ticketCode: "WBN8K2QX", playbackMode: "LIVE" },
+    });
     expectTypeOf(overview.data).toEqualTypeOf<GetWatchOverviewResponse | undefined>();
     // @ts-expect-error playbackMode must be ALL, LIVE or REPLAY
     void api.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: "WBN8K2QX", playbackMode: "live" } });
-    const page = await api.POST("/api/v1/open/watch-data/viewers/query", { body: { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 50 } });
+    const page = await api.POST("/api/v1/open/watch-data/viewers/query", {
+      body: { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 50 },
+    });
     expectTypeOf(page.data).toEqualTypeOf<QueryViewerWatchResponse | undefined>();
-    // @ts-expect-error sort and pageSize have no defaults and must be sent
-    void api.POST("/api/v1/open/watch-data/viewers/query", { body: { ticketCode: "WBN8K2QX", playbackMode: "REPLAY" } });
+    void api.POST("/api/v1/open/watch-data/viewers/query", {
+      // @ts-expect-error sort and pageSize have no defaults and must be sent
+      body: { ticketCode: "WBN8K2QX", playbackMode: "REPLAY" },
+    });
   });
 
   it("only the spec's paths exist, and only as POST", () => {

@@ -22,18 +22,22 @@ function apiFor(server: VerifyingServer, middlewares: Middleware[], options: { b
   return api;
 }
 
-const signing = (options: Partial<SigningOptions> = {}) => createSigningMiddleware({ apiKey: TEST_API_KEY, secret: TEST_SECRET, ...options });
+const signing = (options: Partial<SigningOptions> = {}) =>
+  createSigningMiddleware({ apiKey: TEST_API_KEY, secret: TEST_SECRET, ...options });
 
 describe("createSigningMiddleware signs what is sent", () => {
   it("Signing requests: a plain openapi-fetch client with the middleware gets typed data from a verifying server", async () => {
     const server = await startServer({ dataset: createDataset(0) });
     const api = apiFor(server, [signing()]);
-    const { data, error } = await api.POST("/api/v1/open/viewers/upsert", { body: { externalUserId: "crm-1", displayName: "张三 🎉" } });
+    const { data, error } = await api.POST("/api/v1/open/viewers/upsert", {
+      body: { externalUserId: "crm-1", displayName: "张三 🎉" },
+    });
     expect(error).toBeUndefined();
     expect(data?.data.viewer).toMatchObject({ externalUserId: "crm-1", displayName: "张三 🎉" });
     const [request] = server.received;
     expect(request).toMatchObject({ method: "POST", url: "/api/v1/open/viewers/upsert", verdict: "ok" });
-    for (const name of ["content-type", "x-api-key", "x-timestamp", "x-nonce", "x-signature"]) expect(request!.headers[name]).toHaveLength(1);
+    for (const name of ["content-type", "x-api-key", "x-timestamp", "x-nonce", "x-signature"])
+      expect(request!.headers[name]).toHaveLength(1);
     expect(request!.header("content-type")).toBe("application/json");
   });
 
@@ -51,7 +55,8 @@ describe("createSigningMiddleware signs what is sent", () => {
   it("a middleware added before it that changes the body still gets a valid signature (it signs what earlier middlewares produced)", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const replaceBody: Middleware = {
-      onRequest: ({ request }) => new Request(request, { body: JSON.stringify({ ...overviewBody, playbackMode: "REPLAY" }) }),
+      onRequest: ({ request }) =>
+        new Request(request, { body: JSON.stringify({ ...overviewBody, playbackMode: "REPLAY" }) }),
     };
     const api = apiFor(server, [replaceBody, signing()]);
     const { data } = await api.POST(overviewPath, { body: overviewBody });
@@ -62,7 +67,8 @@ describe("createSigningMiddleware signs what is sent", () => {
   it("a middleware added after it that changes the body breaks the signature: 401 OPEN_API_UNAUTHORIZED (why it must be last)", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const replaceBody: Middleware = {
-      onRequest: ({ request }) => new Request(request, { body: JSON.stringify({ ...overviewBody, playbackMode: "REPLAY" }) }),
+      onRequest: ({ request }) =>
+        new Request(request, { body: JSON.stringify({ ...overviewBody, playbackMode: "REPLAY" }) }),
     };
     const api = apiFor(server, [signing(), replaceBody]);
     const { error, response } = await api.POST(overviewPath, { body: overviewBody });
@@ -74,7 +80,10 @@ describe("createSigningMiddleware signs what is sent", () => {
   it("signature headers set by the caller are replaced, never sent twice", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const api = apiFor(server, [signing()]);
-    await api.POST(overviewPath, { body: overviewBody, headers: { "X-Nonce": "caller-nonce-0123456789", "X-Signature": "0".repeat(64), "X-API-Key": "other" } });
+    await api.POST(overviewPath, {
+      body: overviewBody,
+      headers: { "X-Nonce": "caller-nonce-0123456789", "X-Signature": "0".repeat(64), "X-API-Key": "other" },
+    });
     const [request] = server.received;
     expect(request!.verdict).toBe("ok");
     expect(request!.headers["x-nonce"]).toHaveLength(1);
@@ -107,15 +116,18 @@ describe("clock-skew correction", () => {
   it.each([
     { rule: "server clock 10 minutes ahead", offsetMs: TEN_MINUTES },
     { rule: "server clock 10 minutes behind", offsetMs: -TEN_MINUTES },
-  ])("$rule: the first call is refused (401), the answer's Date is learned, later calls are dated with the server's time", async ({ offsetMs }) => {
-    const server = await startServer({ dataset: createDataset(1), clockOffsetMs: offsetMs });
-    const api = apiFor(server, [signing()]);
-    expect((await api.POST(overviewPath, { body: overviewBody })).response.status).toBe(401);
-    expect((await api.POST(overviewPath, { body: overviewBody })).data?.data.ticketCode).toBe(TICKET_CODE);
-    expect(server.received.map((request) => request.verdict)).toEqual(["OPEN_API_UNAUTHORIZED", "ok"]);
-    const [first, second] = server.received.map((request) => Number(request.header("x-timestamp")));
-    expect(Math.abs(second! - first! - offsetMs / 1000)).toBeLessThanOrEqual(2);
-  });
+  ])(
+    "$rule: the first call is refused (401), the answer's Date is learned, later calls are dated with the server's time",
+    async ({ offsetMs }) => {
+      const server = await startServer({ dataset: createDataset(1), clockOffsetMs: offsetMs });
+      const api = apiFor(server, [signing()]);
+      expect((await api.POST(overviewPath, { body: overviewBody })).response.status).toBe(401);
+      expect((await api.POST(overviewPath, { body: overviewBody })).data?.data.ticketCode).toBe(TICKET_CODE);
+      expect(server.received.map((request) => request.verdict)).toEqual(["OPEN_API_UNAUTHORIZED", "ok"]);
+      const [first, second] = server.received.map((request) => Number(request.header("x-timestamp")));
+      expect(Math.abs(second! - first! - offsetMs / 1000)).toBeLessThanOrEqual(2);
+    },
+  );
 
   it.each([
     { rule: "an offset within the default 30 s threshold is not applied", options: {}, shifted: false },

@@ -12,7 +12,9 @@ import { startServer } from "./support/fixtures";
 type Vector = (typeof vectors.positive)[number];
 type Path = keyof paths;
 
-const cases = vectors.positive.flatMap((vector) => (["node", "web"] as CryptoBackend[]).map((backend) => ({ backend, vector, name: vector.name })));
+const cases = vectors.positive.flatMap((vector) =>
+  (["node", "web"] as CryptoBackend[]).map((backend) => ({ backend, vector, name: vector.name })),
+);
 
 async function sendVector(vector: Vector, backend: CryptoBackend, useMethod: boolean) {
   const vectorTime = Number(vector.timestamp) * 1000;
@@ -39,7 +41,8 @@ async function sendVector(vector: Vector, backend: CryptoBackend, useMethod: boo
 
 describe("Signing requests: signing vectors through the client", () => {
   it.each(cases)("$backend: $name", async ({ vector, backend }) => {
-    const roundTrips = JSON.stringify(JSON.parse(vector.body)) === vector.body && vector.path === "/api/v1/open/viewers/upsert";
+    const roundTrips =
+      JSON.stringify(JSON.parse(vector.body)) === vector.body && vector.path === "/api/v1/open/viewers/upsert";
     const request = await sendVector(vector, backend, roundTrips);
     expect(request.url).toBe(vector.path);
     expect(request.body.equals(Buffer.from(vector.body, "utf8"))).toBe(true);

@@ -2,7 +2,13 @@
  * The commands of `webinar`: their options (for node:util parseArgs), help text and what they run. Each maps to
  * one client method; `viewers export` follows every page and streams it as CSV or JSON Lines.
  */
-import { limits, type PlaybackMode, type QueryViewerWatchRequest, type Sort, type ViewerWatchPage } from "@org/webinar-types";
+import {
+  limits,
+  type PlaybackMode,
+  type QueryViewerWatchRequest,
+  type Sort,
+  type ViewerWatchPage,
+} from "@org/webinar-types";
 import type { WebinarClient } from "../client";
 import { planIdBatches } from "../id-batches";
 import { csvHeader, csvRow } from "./csv";
@@ -47,21 +53,44 @@ export interface CommandSpec {
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   "base-url": { type: "string", value: "<url>", help: "API origin (default: $WEBINAR_BASE_URL)" },
   "api-key": { type: "string", value: "<key>", help: "API key (default: $WEBINAR_API_KEY)" },
-  "api-secret": { type: "string", value: "<secret>", help: "API secret (default: $WEBINAR_API_SECRET; prefer the variable, flags show in `ps`)" },
+  "api-secret": {
+    type: "string",
+    value: "<secret>",
+    help: "API secret (default: $WEBINAR_API_SECRET; prefer the variable, flags show in `ps`)",
+  },
+  "env-file": {
+    type: "string",
+    value: "<file>",
+    help: "read WEBINAR_* variables the environment lacks from a dotenv file (e.g. the reference server's demo-credentials.env)",
+  },
   json: { type: "boolean", help: "print the answer as JSON ({ requestId, data }) instead of text" },
   "timeout-ms": { type: "string", value: "<ms>", help: "limit of one HTTP attempt (default 10000)" },
   verbose: { type: "boolean", help: "log each HTTP attempt to stderr (never secrets, signatures or tickets)" },
   help: { type: "boolean", short: "h", help: "show help" },
 };
 
-const ticketCode: OptionSpec = { type: "string", value: "<code>", help: "the webinar's public code (the {ticketCode} of /w/{ticketCode})" };
+const ticketCode: OptionSpec = {
+  type: "string",
+  value: "<code>",
+  help: "the webinar's public code (the {ticketCode} of /w/{ticketCode})",
+};
 const mode: OptionSpec = { type: "string", value: "<mode>", help: `playback mode: ${PLAYBACK_MODES.join(", ")}` };
 const filters: Record<string, OptionSpec> = {
   "ticket-code": ticketCode,
   mode,
   sort: { type: "string", value: "<sort>", help: `order: ${SORTS.join(", ")}` },
-  uid: { type: "string", multiple: true, value: "<uid>", help: "only this viewer; repeat it or separate uids with commas" },
-  "external-user-id": { type: "string", multiple: true, value: "<id>", help: "only this external user id; repeat for several" },
+  uid: {
+    type: "string",
+    multiple: true,
+    value: "<uid>",
+    help: "only this viewer; repeat it or separate uids with commas",
+  },
+  "external-user-id": {
+    type: "string",
+    multiple: true,
+    value: "<id>",
+    help: "only this external user id; repeat for several",
+  },
   "min-watch-seconds": { type: "string", value: "<n>", help: "only viewers with at least n effective seconds" },
 };
 
@@ -78,13 +107,15 @@ function text(values: OptionValues, name: string, required = false): string | un
 export function integer(values: OptionValues, name: string, required: boolean): number | undefined {
   const value = required ? text(values, name, true) : text(values, name);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 function oneOf<T extends string>(values: OptionValues, name: string, allowed: readonly T[]): T {
   const value = text(values, name, true);
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
   return value as T;
 }
 
@@ -112,11 +143,18 @@ function viewerQuery(values: OptionValues) {
   };
   const minWatchSeconds = integer(values, "min-watch-seconds", false);
   if (minWatchSeconds !== undefined) query.minWatchSeconds = minWatchSeconds;
-  const batches = planIdBatches({ uids: uids(values), externalUserIds: list(values, "external-user-id") }, Number.MAX_SAFE_INTEGER);
+  const batches = planIdBatches(
+    { uids: uids(values), externalUserIds: list(values, "external-user-id") },
+    Number.MAX_SAFE_INTEGER,
+  );
   return { query, ids: batches[0] ?? {} };
 }
 
-const pageSizeOption: OptionSpec = { type: "string", value: "<n>", help: `records per request, ${limits.pageSizeMin}-${limits.pageSizeMax} (default ${limits.pageSizeMax})` };
+const pageSizeOption: OptionSpec = {
+  type: "string",
+  value: "<n>",
+  help: `records per request, ${limits.pageSizeMin}-${limits.pageSizeMax} (default ${limits.pageSizeMax})`,
+};
 
 /** `--page-size`, or the spec's maximum, as the client's iterateViewerWatch defaults to. */
 function pageSizeOf(values: OptionValues): number {
@@ -124,11 +162,19 @@ function pageSizeOf(values: OptionValues): number {
 }
 
 /** Prints a result: `{ requestId, data }` as JSON with `--json`, else its readable text. */
-async function printResult<T extends { readonly requestId: string }>({ io, json }: CommandContext, result: T, asText: (result: T) => string): Promise<void> {
-  await write(io.stdout, json ? `${JSON.stringify({ requestId: result.requestId, data: result }, null, 2)}\n` : asText(result));
+async function printResult<T extends { readonly requestId: string }>(
+  { io, json }: CommandContext,
+  result: T,
+  asText: (result: T) => string,
+): Promise<void> {
+  await write(
+    io.stdout,
+    json ? `${JSON.stringify({ requestId: result.requestId, data: result }, null, 2)}\n` : asText(result),
+  );
 }
 
-const idCount = (ids: { uids?: unknown[]; externalUserIds?: unknown[] }) => (ids.uids?.length ?? 0) + (ids.externalUserIds?.length ?? 0);
+const idCount = (ids: { uids?: unknown[]; externalUserIds?: unknown[] }) =>
+  (ids.uids?.length ?? 0) + (ids.externalUserIds?.length ?? 0);
 
 const upsert: CommandSpec = {
   name: "upsert",
@@ -145,7 +191,9 @@ const upsert: CommandSpec = {
     if (values["display-name"] !== undefined && values["clear-display-name"] === true) {
       throw new UsageError("--display-name and --clear-display-name exclude each other");
     }
-    const body: Parameters<WebinarClient["upsertViewer"]>[0] = { externalUserId: text(values, "external-user-id", true) };
+    const body: Parameters<WebinarClient["upsertViewer"]>[0] = {
+      externalUserId: text(values, "external-user-id", true),
+    };
     const phone = text(values, "phone");
     if (phone !== undefined) body.phone = phone;
     const displayName = text(values, "display-name");
@@ -183,7 +231,10 @@ const overview: CommandSpec = {
   options: { "ticket-code": ticketCode, mode },
   async run(context) {
     const { values, client } = context;
-    const result = await client().getWatchOverview({ ticketCode: text(values, "ticket-code", true), playbackMode: oneOf<PlaybackMode>(values, "mode", PLAYBACK_MODES) });
+    const result = await client().getWatchOverview({
+      ticketCode: text(values, "ticket-code", true),
+      playbackMode: oneOf<PlaybackMode>(values, "mode", PLAYBACK_MODES),
+    });
     await printResult(context, result, formatOverview);
   },
 };
@@ -191,12 +242,16 @@ const overview: CommandSpec = {
 const viewers: CommandSpec = {
   name: "viewers",
   summary: "print per-viewer watch records: one page, or every page with --all",
-  usage: "webinar viewers --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--cursor <c> | --all] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
+  usage:
+    "webinar viewers --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--cursor <c> | --all] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
   options: {
     ...filters,
     "page-size": pageSizeOption,
     cursor: { type: "string", value: "<cursor>", help: "the nextCursor printed by the previous page, unchanged" },
-    all: { type: "boolean", help: "follow every page and print all records (with --json: one { requestId, data } line per page)" },
+    all: {
+      type: "boolean",
+      help: "follow every page and print all records (with --json: one { requestId, data } line per page)",
+    },
   },
   notes:
     "Without --all, one page is printed, then how to get the next one. For files, use `webinar viewers export`. " +
@@ -205,7 +260,9 @@ const viewers: CommandSpec = {
     const { values, client, io, json } = context;
     const { query, ids } = viewerQuery(values);
     if (idCount(ids) > limits.maxCombinedIds) {
-      throw new UsageError(`at most ${limits.maxCombinedIds} --uid and --external-user-id values (got ${idCount(ids)}); \`webinar viewers export\` batches any number`);
+      throw new UsageError(
+        `at most ${limits.maxCombinedIds} --uid and --external-user-id values (got ${idCount(ids)}); \`webinar viewers export\` batches any number`,
+      );
     }
     const cursor = text(values, "cursor");
     const body: QueryViewerWatchRequest = { ...query, ...ids, pageSize: pageSizeOf(values) };
@@ -227,9 +284,14 @@ const viewers: CommandSpec = {
 const exportViewers: CommandSpec = {
   name: "viewers export",
   summary: "write every matching record to stdout as CSV or JSON Lines",
-  usage: "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
+  usage:
+    "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
   options: {
-    format: { type: "string", value: "<format>", help: "csv (RFC 4180, header row, arrays joined with |) or jsonl (one record per line)" },
+    format: {
+      type: "string",
+      value: "<format>",
+      help: "csv (RFC 4180, header row, arrays joined with |) or jsonl (one record per line)",
+    },
     ...filters,
     "page-size": pageSizeOption,
   },
@@ -242,7 +304,13 @@ const exportViewers: CommandSpec = {
     const pageSize = pageSizeOf(values);
     const line = format === "csv" ? csvRow : (record: object) => `${JSON.stringify(record)}\n`;
     const api = client(); // credentials are checked before anything is written
-    const progress = io.stderr.isTTY === true ? (rows: number, pages?: number) => io.stderr.write(`\rexported ${rows} records${pages === undefined ? "" : ` (${pages} page${pages === 1 ? "" : "s"})`}`) : undefined;
+    const progress =
+      io.stderr.isTTY === true
+        ? (rows: number, pages?: number) =>
+            io.stderr.write(
+              `\rexported ${rows} records${pages === undefined ? "" : ` (${pages} page${pages === 1 ? "" : "s"})`}`,
+            )
+        : undefined;
     if (format === "csv") await write(io.stdout, csvHeader());
     let rows = 0;
     if (idCount(ids) > limits.maxCombinedIds) {

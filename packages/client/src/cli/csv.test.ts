@@ -39,6 +39,8 @@ describe("csvRow", () => {
 
   it("one field per column in header order, CRLF-terminated, absent phone empty", () => {
     expect(csvHeader()).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
-    expect(csvRow(record)).toBe('10001,crm-1,,"Chen, ""Alice""",Viewer 0001,90,45,45,2,2026-01-01T10:00:00Z,2026-01-01T10:30:00Z,DESKTOP|MOBILE,HLS,REGISTERED,sub_1\r\n');
+    expect(csvRow(record)).toBe(
+      '10001,crm-1,,"Chen, ""Alice""",Viewer 0001,90,45,45,2,2026-01-01T10:00:00Z,2026-01-01T10:30:00Z,DESKTOP|MOBILE,HLS,REGISTERED,sub_1\r\n',
+    );
   });
 });

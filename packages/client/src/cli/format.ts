@@ -2,7 +2,13 @@
  * The readable text output of each command (the default; `--json` prints the envelope instead). Aligned
  * `label  value` lines for single objects, a fixed-width table for pages of records.
  */
-import type { LoginTicket, UpsertViewerResult, ViewerWatchPage, ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
+import type {
+  LoginTicket,
+  UpsertViewerResult,
+  ViewerWatchPage,
+  ViewerWatchRecord,
+  WatchOverview,
+} from "@org/webinar-types";
 import type { WithRequestId } from "../with-request-id";
 
 function lines(rows: [string, string | number | null | undefined][]): string {
@@ -60,14 +66,23 @@ export function formatOverview(overview: WithRequestId<WatchOverview>): string {
   ]);
   const table = formatTable(
     ["scope", "viewerCount", "sessionCount", "watchSeconds"],
-    (["all", "registered", "anonymous"] as const).map((scope) => [scope, ...[overview[scope].viewerCount, overview[scope].sessionCount, overview[scope].watchSeconds].map(String)]),
+    (["all", "registered", "anonymous"] as const).map((scope) => [
+      scope,
+      ...[overview[scope].viewerCount, overview[scope].sessionCount, overview[scope].watchSeconds].map(String),
+    ]),
   );
   return `${header}\n${table}\nrequestId  ${overview.requestId}\n`;
 }
 
 export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const render = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const render = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   return [render(header), ...rows.map(render)].join("\n").concat("\n");
 }
 
@@ -81,7 +96,9 @@ export function formatViewerRecords(items: readonly ViewerWatchRecord[]): string
     String(item.sessionCount),
     item.lastWatchedAt,
   ]);
-  return rows.length === 0 ? "(no matching viewers)\n" : formatTable(["uid", "externalUserId", "name", "totalWatchSeconds", "sessions", "lastWatchedAt"], rows);
+  return rows.length === 0
+    ? "(no matching viewers)\n"
+    : formatTable(["uid", "externalUserId", "name", "totalWatchSeconds", "sessions", "lastWatchedAt"], rows);
 }
 
 /** A value as one shell word: single-quoted, each single quote inside closed, escaped and reopened. */
@@ -113,7 +130,10 @@ export function formatErrorDetails(details: Record<string, unknown> | undefined)
   if (details === undefined) return [];
   return Object.entries(details).flatMap(([name, value]) => {
     if (name === "errors" && Array.isArray(value)) return value.map(formatFieldError);
-    const shown = Array.isArray(value) && value.every((item) => typeof item === "string") ? value.join(", ") : JSON.stringify(value);
+    const shown =
+      Array.isArray(value) && value.every((item) => typeof item === "string")
+        ? value.join(", ")
+        : JSON.stringify(value);
     return [`${name}: ${shown}`];
   });
 }

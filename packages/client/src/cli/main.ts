@@ -1,6 +1,6 @@
 /**
  * `webinar`, the command line of the client: argument parsing (node:util parseArgs), help, credentials from
- * flags or the environment, and turning failures into a message on stderr and an exit code:
+ * flags, the environment or an `--env-file`, and turning failures into a message on stderr and an exit code:
  *
  * | exit | meaning |
  * |---|---|
@@ -10,7 +10,8 @@
  * | 3 | no valid answer: network failure, timeout, refused redirect, non-JSON answer |
  * | 4 | unexpected failure (a bug) |
  */
-import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { parseArgs, parseEnv } from "node:util";
 import packageJson from "../../package.json" with { type: "json" };
 import { createWebinarClient, type WebinarClient } from "../client";
 import { WebinarApiError, WebinarConnectionError, WebinarResponseError, WebinarTimeoutError } from "../errors";
@@ -26,12 +27,25 @@ type ParseOptions = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
 
 function parseConfig(options: Record<string, OptionSpec>): ParseOptions {
   return Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple === true ? { multiple: true } : {}), ...(spec.short === undefined ? {} : { short: spec.short }) }]),
+    Object.entries(options).map(([name, spec]) => [
+      name,
+      {
+        type: spec.type,
+        ...(spec.multiple === true ? { multiple: true } : {}),
+        ...(spec.short === undefined ? {} : { short: spec.short }),
+      },
+    ]),
   );
 }
 
 function optionHelp(options: Record<string, OptionSpec>): string {
-  const rows = Object.entries(options).map(([name, spec]) => [`${spec.short === undefined ? "" : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`, spec.help] as const);
+  const rows = Object.entries(options).map(
+    ([name, spec]) =>
+      [
+        `${spec.short === undefined ? "" : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`,
+        spec.help,
+      ] as const,
+  );
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`).join("\n");
 }
@@ -51,8 +65,9 @@ Usage: webinar <command> [options]
 Commands:
 ${commands}
 
-Credentials come from WEBINAR_BASE_URL, WEBINAR_API_KEY and WEBINAR_API_SECRET, or from --base-url,
---api-key and --api-secret. Every request is signed; the secret is never sent.
+Credentials come from WEBINAR_BASE_URL, WEBINAR_API_KEY and WEBINAR_API_SECRET (from the environment or
+a file named by --env-file), or from --base-url, --api-key and --api-secret. Every request is signed; the
+secret is never sent.
 
 Global options:
 ${optionHelp(GLOBAL_OPTIONS)}
@@ -63,22 +78,52 @@ Run 'webinar <command> --help' for a command's options.
 }
 
 /** Every option of every command, so a first pass can tell option values from command words. */
-const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign({}, GLOBAL_OPTIONS, ...COMMANDS.map((command) => command.options));
+const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign(
+  {},
+  GLOBAL_OPTIONS,
+  ...COMMANDS.map((command) => command.options),
+);
 
 function selectCommand(argv: string[]): CommandSpec | undefined {
-  const { tokens } = parseArgs({ args: argv, options: parseConfig(ALL_OPTIONS), strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: argv,
+    options: parseConfig(ALL_OPTIONS),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const words = tokens.filter((token) => token.kind === "positional").map((token) => token.value);
   // The most words first, so `viewers export` wins over `viewers`.
   const byLength = [...COMMANDS].sort((a, b) => b.name.split(" ").length - a.name.split(" ").length);
   return byLength.find((command) => command.name.split(" ").every((word, index) => words[index] === word));
 }
 
-function credentials(values: OptionValues, env: CliIo["env"]) {
+/** The variables of `--env-file`; the environment wins over the file, as with `node --env-file`. */
+function withEnvFile(values: OptionValues, env: CliIo["env"]): CliIo["env"] {
+  const file = values["env-file"];
+  if (typeof file !== "string") return env;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `--env-file ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
+  }
+  return { ...parseEnv(text), ...env };
+}
+
+function credentials(values: OptionValues, processEnv: CliIo["env"]) {
+  const env = withEnvFile(values, processEnv);
   const pick = (flag: string, variable: string) => {
     const value = values[flag];
     return typeof value === "string" ? value : env[variable];
   };
-  const found = { baseUrl: pick("base-url", "WEBINAR_BASE_URL"), apiKey: pick("api-key", "WEBINAR_API_KEY"), secret: pick("api-secret", "WEBINAR_API_SECRET") };
+  const found = {
+    baseUrl: pick("base-url", "WEBINAR_BASE_URL"),
+    apiKey: pick("api-key", "WEBINAR_API_KEY"),
+    secret: pick("api-secret", "WEBINAR_API_SECRET"),
+  };
   const missing = [
     found.baseUrl ? undefined : "--base-url or WEBINAR_BASE_URL",
     found.apiKey ? undefined : "--api-key or WEBINAR_API_KEY",
@@ -90,9 +135,14 @@ function credentials(values: OptionValues, env: CliIo["env"]) {
 
 function logTo(io: CliIo) {
   return (entry: RequestLogEntry) => {
-    const outcome = entry.error === undefined ? String(entry.status) : `${entry.status ?? "-"} ${entry.error.code ?? entry.error.name}`;
+    const outcome =
+      entry.error === undefined
+        ? String(entry.status)
+        : `${entry.status ?? "-"} ${entry.error.code ?? entry.error.name}`;
     const retry = entry.retryInMs === undefined ? "" : ` retry in ${entry.retryInMs} ms`;
-    io.stderr.write(`webinar: POST ${entry.path} attempt ${entry.attempt}: ${outcome} in ${entry.durationMs.toFixed(0)} ms requestId ${entry.requestId ?? "-"}${retry}\n`);
+    io.stderr.write(
+      `webinar: POST ${entry.path} attempt ${entry.attempt}: ${outcome} in ${entry.durationMs.toFixed(0)} ms requestId ${entry.requestId ?? "-"}${retry}\n`,
+    );
   };
 }
 
@@ -116,28 +166,53 @@ function clientFactory(values: OptionValues, io: CliIo): () => WebinarClient {
 }
 
 async function report(error: unknown, io: CliIo, json: boolean, command: CommandSpec | undefined): Promise<number> {
-  const say = (text: string, detail: Record<string, unknown>) => write(io.stderr, json ? `${JSON.stringify({ error: detail })}\n` : `webinar: ${text}\n`);
+  const say = (text: string, detail: Record<string, unknown>) =>
+    write(io.stderr, json ? `${JSON.stringify({ error: detail })}\n` : `webinar: ${text}\n`);
   if (error instanceof UsageError) {
-    await write(io.stderr, `webinar: ${error.message}\nRun 'webinar ${command === undefined ? "" : `${command.name} `}--help' for usage.\n`);
+    await write(
+      io.stderr,
+      `webinar: ${error.message}\nRun 'webinar ${command === undefined ? "" : `${command.name} `}--help' for usage.\n`,
+    );
     return EXIT.usage;
   }
   if (error instanceof WebinarApiError) {
     const { status, code, message, requestId, details } = error;
     // Each detail on a line of its own: which field was refused and why, so the call can be fixed at once.
-    const detailLines = formatErrorDetails(details).map((line) => `\n  ${line}`).join("");
-    await say(`${code}: ${message} (HTTP ${status}, requestId ${requestId})${detailLines}`, { type: "api", status, code, message, requestId, ...(details === undefined ? {} : { details }) });
+    const detailLines = formatErrorDetails(details)
+      .map((line) => `\n  ${line}`)
+      .join("");
+    await say(`${code}: ${message} (HTTP ${status}, requestId ${requestId})${detailLines}`, {
+      type: "api",
+      status,
+      code,
+      message,
+      requestId,
+      ...(details === undefined ? {} : { details }),
+    });
     return EXIT.apiError;
   }
   if (error instanceof WebinarResponseError) {
     const requestId = error.requestId === undefined ? "" : `, requestId ${error.requestId}`;
-    await say(`invalid answer: ${error.message} (HTTP ${error.status}${requestId})`, { type: "response", status: error.status, message: error.message, requestId: error.requestId });
+    await say(`invalid answer: ${error.message} (HTTP ${error.status}${requestId})`, {
+      type: "response",
+      status: error.status,
+      message: error.message,
+      requestId: error.requestId,
+    });
     return EXIT.noValidAnswer;
   }
   if (error instanceof WebinarConnectionError || error instanceof WebinarTimeoutError) {
-    await say(`${error.name}: ${error.message} (after ${error.attempts} attempt${error.attempts === 1 ? "" : "s"})`, { type: error instanceof WebinarTimeoutError ? "timeout" : "connection", message: error.message, attempts: error.attempts });
+    await say(`${error.name}: ${error.message} (after ${error.attempts} attempt${error.attempts === 1 ? "" : "s"})`, {
+      type: error instanceof WebinarTimeoutError ? "timeout" : "connection",
+      message: error.message,
+      attempts: error.attempts,
+    });
     return EXIT.noValidAnswer;
   }
-  await write(io.stderr, `webinar: unexpected failure, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  await write(
+    io.stderr,
+    `webinar: unexpected failure, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return EXIT.unexpected;
 }
 
@@ -160,14 +235,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let json = argv.includes("--json");
   try {
     command = selectCommand(argv);
-    if (command === undefined) throw new UsageError(`unknown command: ${argv.filter((arg) => !arg.startsWith("-")).slice(0, 2).join(" ") || argv.join(" ")}`);
+    if (command === undefined)
+      throw new UsageError(
+        `unknown command: ${
+          argv
+            .filter((arg) => !arg.startsWith("-"))
+            .slice(0, 2)
+            .join(" ") || argv.join(" ")
+        }`,
+      );
     let parsed: { values: OptionValues; positionals: string[] };
     try {
-      parsed = parseArgs({ args: argv, options: parseConfig({ ...GLOBAL_OPTIONS, ...command.options }), strict: true, allowPositionals: true }) as typeof parsed;
+      parsed = parseArgs({
+        args: argv,
+        options: parseConfig({ ...GLOBAL_OPTIONS, ...command.options }),
+        strict: true,
+        allowPositionals: true,
+      }) as typeof parsed;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    if (parsed.positionals.join(" ") !== command.name) throw new UsageError(`unexpected argument: ${parsed.positionals.slice(command.name.split(" ").length).join(" ")}`);
+    if (parsed.positionals.join(" ") !== command.name)
+      throw new UsageError(
+        `unexpected argument: ${parsed.positionals.slice(command.name.split(" ").length).join(" ")}`,
+      );
     json = parsed.values.json === true;
     if (parsed.values.help === true) {
       await write(io.stdout, commandHelp(command));

@@ -28,7 +28,8 @@ export interface Dataset {
 
 export const TICKET_CODE = "WBN8K2QX";
 
-const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, 0, 0) + minute * 60_000).toISOString().replace(".000Z", "Z");
+const at = (minute: number) =>
+  new Date(Date.UTC(2026, 0, 1, 10, 0, 0) + minute * 60_000).toISOString().replace(".000Z", "Z");
 
 /** A watch record of `viewer`; ties in every sort key are frequent on purpose (`index % 7`, `index % 11`). */
 export function watchRecordOf(viewer: DatasetViewer, index: number): ViewerWatchRecord {

@@ -5,7 +5,13 @@
  */
 import { afterEach } from "vitest";
 import { createWebinarClient, type WebinarClientOptions } from "@org/webinar-client";
-import { startVerifyingServer, TEST_API_KEY, TEST_SECRET, type VerifyingServer, type VerifyingServerOptions } from "./verifying-server";
+import {
+  startVerifyingServer,
+  TEST_API_KEY,
+  TEST_SECRET,
+  type VerifyingServer,
+  type VerifyingServerOptions,
+} from "./verifying-server";
 
 const open: VerifyingServer[] = [];
 afterEach(async () => {
@@ -32,7 +38,13 @@ export function recordingSleep() {
 
 export function clientFor(server: VerifyingServer, options: Partial<WebinarClientOptions> = {}) {
   const recorded = recordingSleep();
-  const client = createWebinarClient({ baseUrl: server.baseUrl, apiKey: TEST_API_KEY, secret: TEST_SECRET, sleep: recorded.sleep, ...options });
+  const client = createWebinarClient({
+    baseUrl: server.baseUrl,
+    apiKey: TEST_API_KEY,
+    secret: TEST_SECRET,
+    sleep: recorded.sleep,
+    ...options,
+  });
   return { client, waits: recorded.waits };
 }
 

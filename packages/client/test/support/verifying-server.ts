@@ -77,9 +77,18 @@ export interface VerifyingServer {
 }
 
 /** An error envelope (`ErrorEnvelope`). */
-export function apiError(status: number, code: ErrorCode, message = code.toLowerCase().replaceAll("_", " "), extra: { details?: Record<string, unknown>; headers?: Record<string, string> } = {}): ScriptedAnswer {
+export function apiError(
+  status: number,
+  code: ErrorCode,
+  message = code.toLowerCase().replaceAll("_", " "),
+  extra: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): ScriptedAnswer {
   const error = extra.details === undefined ? { code, message } : { code, message, details: extra.details };
-  return { status, json: { requestId: `req_scripted_${randomBytes(4).toString("hex")}`, error }, ...(extra.headers === undefined ? {} : { headers: extra.headers }) };
+  return {
+    status,
+    json: { requestId: `req_scripted_${randomBytes(4).toString("hex")}`, error },
+    ...(extra.headers === undefined ? {} : { headers: extra.headers }),
+  };
 }
 
 const SIGNATURE_HEADERS = ["x-api-key", "x-timestamp", "x-nonce", "x-signature"] as const;
@@ -126,7 +135,8 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
     response.writeHead(status, { "Content-Type": "application/json", Date: new Date(now()).toUTCString(), ...headers });
     response.end(body);
   };
-  const sendJson = (response: ServerResponse, status: number, json: unknown) => send(response, status, JSON.stringify(json));
+  const sendJson = (response: ServerResponse, status: number, json: unknown) =>
+    send(response, status, JSON.stringify(json));
   const nextRequestId = () => `req_${String(++requestCounter).padStart(6, "0")}`;
 
   async function answerScripted(response: ServerResponse, answer: ScriptedAnswer): Promise<void> {
@@ -141,27 +151,41 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
     if (answer.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     if (response.destroyed) return;
     const body = answer.text ?? JSON.stringify(answer.json ?? {});
-    const headers = answer.text === undefined ? answer.headers : { "Content-Type": "text/html; charset=utf-8", ...answer.headers };
+    const headers =
+      answer.text === undefined ? answer.headers : { "Content-Type": "text/html; charset=utf-8", ...answer.headers };
     send(response, answer.status, body, headers);
   }
 
-  async function verifySignature(request: IncomingMessage, body: Buffer, path: string): Promise<{ apiKey: string; nonce: string }> {
+  async function verifySignature(
+    request: IncomingMessage,
+    body: Buffer,
+    path: string,
+  ): Promise<{ apiKey: string; nonce: string }> {
     const distinct = request.headersDistinct;
     for (const name of SIGNATURE_HEADERS) {
       if (distinct[name]?.length !== 1) throw new Rejection(400, "REQUEST_INVALID", `${name} must appear exactly once`);
     }
     const one = (name: string) => distinct[name]![0]!;
-    if (request.headers["content-type"] !== "application/json") throw new Rejection(400, "REQUEST_INVALID", "Content-Type must be application/json");
+    if (request.headers["content-type"] !== "application/json")
+      throw new Rejection(400, "REQUEST_INVALID", "Content-Type must be application/json");
     const encoding = request.headers["content-encoding"];
-    if (encoding !== undefined && encoding !== "identity") throw new Rejection(400, "REQUEST_INVALID", "the body must not be compressed");
+    if (encoding !== undefined && encoding !== "identity")
+      throw new Rejection(400, "REQUEST_INVALID", "the body must not be compressed");
     if (body.length > limits.maxBodyBytes) throw new Rejection(400, "REQUEST_INVALID", "body over limit");
     const [apiKey, timestamp, nonce, signature] = SIGNATURE_HEADERS.map(one) as [string, string, string, string];
     if (!isUnixSeconds(timestamp)) throw new Rejection(400, "REQUEST_INVALID", "X-Timestamp must be Unix seconds");
     if (!isValidNonce(nonce)) throw new Rejection(400, "REQUEST_INVALID", "invalid nonce");
     const secret = credentials[apiKey];
     if (secret === undefined) throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "unknown API key");
-    const canonical = canonicalString({ apiKey, path, timestamp, nonce, bodyHash: await bodyHash(new Uint8Array(body)) });
-    if (!(await verify(secret, canonical, signature))) throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "request signature could not be verified");
+    const canonical = canonicalString({
+      apiKey,
+      path,
+      timestamp,
+      nonce,
+      bodyHash: await bodyHash(new Uint8Array(body)),
+    });
+    if (!(await verify(secret, canonical, signature)))
+      throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "request signature could not be verified");
     if (Math.abs(Math.floor(now() / 1000) - Number(timestamp)) > limits.clockSkewSeconds) {
       throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "timestamp outside the accepted clock skew");
     }
@@ -179,7 +203,8 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
     let json: Record<string, unknown> | undefined;
     try {
       const parsed: unknown = JSON.parse(body.toString("utf8"));
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+        json = parsed as Record<string, unknown>;
     } catch {
       json = undefined;
     }
@@ -213,7 +238,10 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
     } catch (error) {
       if (!(error instanceof Rejection)) throw error;
       if (!verified) record.verdict = error.code;
-      sendJson(response, error.status, { requestId: nextRequestId(), error: { code: error.code, message: error.message } });
+      sendJson(response, error.status, {
+        requestId: nextRequestId(),
+        error: { code: error.code, message: error.message },
+      });
     }
   }
 
@@ -232,7 +260,10 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      sendJson(response, 500, { requestId: nextRequestId(), error: { code: "INTERNAL_ERROR", message: String(error) } });
+      sendJson(response, 500, {
+        requestId: nextRequestId(),
+        error: { code: "INTERNAL_ERROR", message: String(error) },
+      });
     });
   });
   server.on("connection", (socket) => {
@@ -242,11 +273,13 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const queue = (gateway: boolean) => (operationId: OperationId | "*", ...answers: ScriptedAnswer[]) => {
-    const entries = scripts.get(operationId) ?? [];
-    entries.push(...answers.map((answer) => ({ answer, gateway })));
-    scripts.set(operationId, entries);
-  };
+  const queue =
+    (gateway: boolean) =>
+    (operationId: OperationId | "*", ...answers: ScriptedAnswer[]) => {
+      const entries = scripts.get(operationId) ?? [];
+      entries.push(...answers.map((answer) => ({ answer, gateway })));
+      scripts.set(operationId, entries);
+    };
 
   return {
     baseUrl: `${origin}${prefix}`,
@@ -269,13 +302,16 @@ function reject(status: number, code: ErrorCode, message: string): never {
 
 function upsert(dataset: Dataset, body: Record<string, unknown>) {
   const { externalUserId, phone, displayName } = body;
-  if (typeof externalUserId !== "string" || externalUserId.trim() === "") reject(400, "REQUEST_INVALID", "externalUserId is required");
+  if (typeof externalUserId !== "string" || externalUserId.trim() === "")
+    reject(400, "REQUEST_INVALID", "externalUserId is required");
   if (phone === null) reject(400, "REQUEST_INVALID", "phone must be a string");
   const id = externalUserId.trim();
   const existing = [...dataset.viewers.values()].find((viewer) => viewer.externalUserId === id);
   const newPhone = typeof phone === "string" && phone.trim() !== "" ? phone.trim() : undefined;
-  const holder = newPhone === undefined ? undefined : [...dataset.viewers.values()].find((viewer) => viewer.phone === newPhone);
-  if (holder !== undefined && holder !== existing) reject(409, "VIEWER_IDENTITY_CONFLICT", "phone is bound to another viewer");
+  const holder =
+    newPhone === undefined ? undefined : [...dataset.viewers.values()].find((viewer) => viewer.phone === newPhone);
+  if (holder !== undefined && holder !== existing)
+    reject(409, "VIEWER_IDENTITY_CONFLICT", "phone is bound to another viewer");
   const viewer = existing ?? { uid: dataset.nextUid++, externalUserId: id, phone: null, displayName: null };
   if (newPhone !== undefined) viewer.phone = newPhone;
   if (displayName === null) viewer.displayName = null;
@@ -286,7 +322,8 @@ function upsert(dataset: Dataset, body: Record<string, unknown>) {
 
 function issueTicket(dataset: Dataset, body: Record<string, unknown>, nowMs: number) {
   const { uid, ticketCode } = body;
-  if (typeof uid !== "number" || uid < limits.uidMin || uid > limits.uidMax) reject(400, "REQUEST_INVALID", "uid out of range");
+  if (typeof uid !== "number" || uid < limits.uidMin || uid > limits.uidMax)
+    reject(400, "REQUEST_INVALID", "uid out of range");
   if (!dataset.viewers.has(uid)) reject(404, "VIEWER_NOT_FOUND", "no such viewer");
   const webinar = typeof ticketCode === "string" ? dataset.webinars.get(ticketCode) : undefined;
   if (webinar === undefined || !webinar.published) reject(404, "WEBINAR_NOT_FOUND", "no such published webinar");
@@ -301,9 +338,15 @@ function issueTicket(dataset: Dataset, body: Record<string, unknown>, nowMs: num
 function overview(dataset: Dataset, body: Record<string, unknown>) {
   const webinar = typeof body.ticketCode === "string" ? dataset.webinars.get(body.ticketCode) : undefined;
   if (webinar === undefined) reject(404, "WEBINAR_NOT_FOUND", "no such webinar");
-  if (!["ALL", "LIVE", "REPLAY"].includes(String(body.playbackMode))) reject(400, "REQUEST_INVALID", "playbackMode is required");
+  if (!["ALL", "LIVE", "REPLAY"].includes(String(body.playbackMode)))
+    reject(400, "REQUEST_INVALID", "playbackMode is required");
   const records = dataset.records.get(webinar.ticketCode) ?? [];
-  const dataState = body.playbackMode === "LIVE" ? (webinar.liveStates.length > 1 ? webinar.liveStates.shift()! : webinar.liveStates[0]!) : "PROVISIONAL";
+  const dataState =
+    body.playbackMode === "LIVE"
+      ? webinar.liveStates.length > 1
+        ? webinar.liveStates.shift()!
+        : webinar.liveStates[0]!
+      : "PROVISIONAL";
   const watchSeconds = records.reduce((sum, record) => sum + record.totalWatchSeconds, 0);
   const sessionCount = records.reduce((sum, record) => sum + record.sessionCount, 0);
   const registered = { viewerCount: records.length, sessionCount, watchSeconds };
@@ -333,33 +376,50 @@ function queryPage(dataset: Dataset, body: Record<string, unknown>) {
   const uids = (body.uids ?? []) as number[];
   const externalUserIds = (body.externalUserIds ?? []) as string[];
   const minWatchSeconds = (body.minWatchSeconds ?? 0) as number;
-  if (!["ALL", "LIVE", "REPLAY"].includes(String(playbackMode))) reject(400, "REQUEST_INVALID", "playbackMode is required");
+  if (!["ALL", "LIVE", "REPLAY"].includes(String(playbackMode)))
+    reject(400, "REQUEST_INVALID", "playbackMode is required");
   const keyOf = typeof sort === "string" ? sortKeys[sort] : undefined;
   if (keyOf === undefined) reject(400, "REQUEST_INVALID", "sort is required");
-  if (typeof pageSize !== "number" || !Number.isInteger(pageSize) || pageSize < limits.pageSizeMin || pageSize > limits.pageSizeMax) {
+  if (
+    typeof pageSize !== "number" ||
+    !Number.isInteger(pageSize) ||
+    pageSize < limits.pageSizeMin ||
+    pageSize > limits.pageSizeMax
+  ) {
     reject(400, "REQUEST_INVALID", "pageSize must be 1-100");
   }
-  if (uids.length + externalUserIds.length > limits.maxCombinedIds) reject(400, "WATCH_REQUEST_INVALID", "uids and externalUserIds above 300");
+  if (uids.length + externalUserIds.length > limits.maxCombinedIds)
+    reject(400, "WATCH_REQUEST_INVALID", "uids and externalUserIds above 300");
   const webinar = typeof ticketCode === "string" ? dataset.webinars.get(ticketCode) : undefined;
   if (webinar === undefined) reject(404, "WEBINAR_NOT_FOUND", "no such webinar");
-  const fingerprint = createHash("sha256").update(JSON.stringify([ticketCode, playbackMode, sort, uids, externalUserIds, minWatchSeconds])).digest("base64url").slice(0, 16);
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([ticketCode, playbackMode, sort, uids, externalUserIds, minWatchSeconds]))
+    .digest("base64url")
+    .slice(0, 16);
   let after: SortKey | undefined;
   if (cursor !== undefined) {
-    if (typeof cursor !== "string" || cursor.length > limits.cursorMaxLength) reject(400, "WATCH_REQUEST_INVALID", "cursor too long");
+    if (typeof cursor !== "string" || cursor.length > limits.cursorMaxLength)
+      reject(400, "WATCH_REQUEST_INVALID", "cursor too long");
     let decoded: { q?: unknown; k?: unknown };
     try {
       decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { q?: unknown; k?: unknown };
     } catch {
       reject(400, "WATCH_REQUEST_INVALID", "cursor does not match the query");
     }
-    if (decoded.q !== fingerprint || !Array.isArray(decoded.k)) reject(400, "WATCH_REQUEST_INVALID", "cursor does not match the query");
+    if (decoded.q !== fingerprint || !Array.isArray(decoded.k))
+      reject(400, "WATCH_REQUEST_INVALID", "cursor does not match the query");
     after = decoded.k as SortKey;
   }
   const uidSet = new Set(uids);
   const externalSet = new Set(externalUserIds);
   const filtered = uidSet.size + externalSet.size === 0;
   const matching = (dataset.records.get(webinar.ticketCode) ?? [])
-    .filter((record) => filtered || uidSet.has(record.uid) || (record.externalUserId !== undefined && externalSet.has(record.externalUserId)))
+    .filter(
+      (record) =>
+        filtered ||
+        uidSet.has(record.uid) ||
+        (record.externalUserId !== undefined && externalSet.has(record.externalUserId)),
+    )
     .filter((record) => record.totalWatchSeconds >= minWatchSeconds)
     .map((record) => ({ record, key: keyOf(record) }))
     .sort((a, b) => compareKeys(a.key, b.key))
@@ -368,5 +428,7 @@ function queryPage(dataset: Dataset, body: Record<string, unknown>) {
   const last = page.at(-1);
   const more = matching.length > pageSize && last !== undefined;
   const items = page.map(({ record }) => record);
-  return more ? { items, nextCursor: Buffer.from(JSON.stringify({ q: fingerprint, k: last.key })).toString("base64url") } : { items };
+  return more
+    ? { items, nextCursor: Buffer.from(JSON.stringify({ q: fingerprint, k: last.key })).toString("base64url") }
+    : { items };
 }
