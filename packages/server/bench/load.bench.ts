@@ -29,14 +29,20 @@ if (options !== undefined) {
     process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
   }
   // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation.
-  const rows = OPERATIONS.length * 2 * options.databases.length + (options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0);
-  process.stderr.write(`Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`);
+  const rows =
+    OPERATIONS.length * 2 * options.databases.length +
+    (options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0);
+  process.stderr.write(
+    `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
+  );
   try {
     const result = await runLoadBench(options);
     process.stdout.write(options.json ? jsonReport(result) : textReport(result));
     if (result.errors > 0) process.exitCode = 1;
   } catch (error) {
-    process.stderr.write(`load benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `load benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -25,12 +25,18 @@ function expectMeasured(figures: Figures): void {
   expect(figures.p99Ms).toBeGreaterThanOrEqual(figures.p50Ms);
 }
 
-test("pnpm bench:load --quick --json --db pglite: a server and a floor row per operation, 0 errors", { timeout: 180_000 }, async () => {
+test("pnpm bench:load --quick --json --db pglite: a server and a floor row per operation, 0 errors", {
+  timeout: 180_000,
+}, async () => {
   expect(existsSync(serverMain), "the server is built (pnpm build)").toBe(true);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", bench, "--quick", "--json", "--db", "pglite", "--duration", "1", "--warmup", "0"], {
-    cwd: fileURLToPath(new URL(".", import.meta.url)),
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", bench, "--quick", "--json", "--db", "pglite", "--duration", "1", "--warmup", "0"],
+    {
+      cwd: fileURLToPath(new URL(".", import.meta.url)),
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const result = JSON.parse(stdout) as LoadBenchResult;
 
   expect(result.errors).toBe(0);

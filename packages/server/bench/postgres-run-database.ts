@@ -13,7 +13,10 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 }
 
 /** Creates a database named `<prefix>_<random hex>`; returns its URL and how to drop it. */
-export async function createRunDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createRunDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
   await adminQuery(adminUrl, `create database "${name}"`);
   const url = new URL(adminUrl);

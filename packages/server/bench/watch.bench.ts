@@ -36,7 +36,11 @@ const MILLION = process.argv.includes("--million") || process.env.BENCH_WATCH_MI
 const STORAGES = (process.env.BENCH_WATCH_STORAGE ?? "postgres,pglite").split(",");
 const SORTS: Sort[] = ["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC"];
 const MODES: PlaybackMode[] = ["ALL", "LIVE", "REPLAY"];
-const COLUMN: Record<Sort, string> = { WATCH_SECONDS_DESC: "total_seconds", LAST_WATCHED_DESC: "last_watched_at", FIRST_WATCHED_ASC: "first_watched_at" };
+const COLUMN: Record<Sort, string> = {
+  WATCH_SECONDS_DESC: "total_seconds",
+  LAST_WATCHED_DESC: "last_watched_at",
+  FIRST_WATCHED_ASC: "first_watched_at",
+};
 const cursorKey = randomBytes(32);
 
 async function p50(run: () => Promise<unknown>): Promise<number> {
@@ -52,7 +56,13 @@ async function p50(run: () => Promise<unknown>): Promise<number> {
 }
 
 /** The sort position of the row `fraction` of the way through the scope's order (setup only: OFFSET is fine here). */
-async function deepPosition(db: Kysely<Database>, webinarId: string, mode: PlaybackMode, sort: Sort, rows: number): Promise<CursorPosition> {
+async function deepPosition(
+  db: Kysely<Database>,
+  webinarId: string,
+  mode: PlaybackMode,
+  sort: Sort,
+  rows: number,
+): Promise<CursorPosition> {
   const column = COLUMN[sort];
   const direction = sort === "FIRST_WATCHED_ASC" ? "asc" : "desc";
   const value = column === "total_seconds" ? `${column}::float8` : `(extract(epoch from ${column}) * 1000)::float8`;
@@ -66,11 +76,23 @@ async function deepPosition(db: Kysely<Database>, webinarId: string, mode: Playb
   return { value: Number(row.v), uid: row.uid };
 }
 
-async function explain(db: Kysely<Database>, merchantId: string, webinarId: string, request: QueryViewerWatchRequest, after: CursorPosition | undefined): Promise<string> {
+async function explain(
+  db: Kysely<Database>,
+  merchantId: string,
+  webinarId: string,
+  request: QueryViewerWatchRequest,
+  after: CursorPosition | undefined,
+): Promise<string> {
   const compiled = viewerPageQuery(db, merchantId, webinarId, request, after).compile();
-  const result = await db.executeQuery<{ "QUERY PLAN": string }>(CompiledQuery.raw(`explain (analyze, costs off, timing off, summary off) ${compiled.sql}`, [...compiled.parameters]));
+  const result = await db.executeQuery<{ "QUERY PLAN": string }>(
+    CompiledQuery.raw(`explain (analyze, costs off, timing off, summary off) ${compiled.sql}`, [
+      ...compiled.parameters,
+    ]),
+  );
   const lines = result.rows.map((row) => row["QUERY PLAN"]);
-  const index = lines.map((line) => /Index (?:Only )?Scan(?: Backward)? using (\S+)/.exec(line)?.[1]).find((name) => name !== undefined && name.startsWith("watch_subject_totals"));
+  const index = lines
+    .map((line) => /Index (?:Only )?Scan(?: Backward)? using (\S+)/.exec(line)?.[1])
+    .find((name) => name?.startsWith("watch_subject_totals"));
   const sortNode = lines.some((line) => /^\s*(->\s*)?(Incremental )?Sort\b/.test(line));
   const offset = /\boffset\b/i.test(compiled.sql);
   return `${index ?? "NO INDEX SCAN on watch_subject_totals"}${sortNode ? " + SORT NODE" : ", no Sort"}${offset ? " + OFFSET" : ", no OFFSET"}`;
@@ -80,19 +102,42 @@ async function benchOne(storage: string, handle: DatabaseHandle, n: number): Pro
   const { db } = handle;
   const merchantId = `mch_bench_${n}`;
   const webinarId = `wbn_bench_${n}`;
-  await db.insertInto("merchants").values({ id: merchantId, name: "bench", watch_origin: null, status: "ACTIVE", created_at: new Date() }).execute();
+  await db
+    .insertInto("merchants")
+    .values({ id: merchantId, name: "bench", watch_origin: null, status: "ACTIVE", created_at: new Date() })
+    .execute();
   await db
     .insertInto("webinars")
-    .values({ id: webinarId, merchant_id: merchantId, ticket_code: `BENCH${n}`, title: null, status: "PUBLISHED", live_status: "NOT_STARTED", live_started_at: null, live_ended_at: null, live_finalized_at: null, created_at: new Date() })
+    .values({
+      id: webinarId,
+      merchant_id: merchantId,
+      ticket_code: `BENCH${n}`,
+      title: null,
+      status: "PUBLISHED",
+      live_status: "NOT_STARTED",
+      live_started_at: null,
+      live_ended_at: null,
+      live_finalized_at: null,
+      created_at: new Date(),
+    })
     .execute();
   const seedStarted = performance.now();
   await bulkSeedWatchData(db, { merchantId, webinarId, count: n });
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  const webinar: WatchedWebinar = { id: webinarId, liveStatus: "NOT_STARTED", liveStartedAt: null, liveFinalizedAt: null };
-  console.log(`\n${storage}, N = ${n.toLocaleString("en")} viewers (${Math.round(n * 1.25).toLocaleString("en")} sessions), seeded in ${seedSeconds.toFixed(1)} s`);
+  const webinar: WatchedWebinar = {
+    id: webinarId,
+    liveStatus: "NOT_STARTED",
+    liveStartedAt: null,
+    liveFinalizedAt: null,
+  };
+  console.log(
+    `\n${storage}, N = ${n.toLocaleString("en")} viewers (${Math.round(n * 1.25).toLocaleString("en")} sessions), seeded in ${seedSeconds.toFixed(1)} s`,
+  );
   const overviewMs = await p50(() => readOverview(db, webinar, `BENCH${n}`, "ALL"));
   console.log(`  overview ALL p50 ${overviewMs.toFixed(2)} ms`);
-  console.log(`  ${"mode".padEnd(7)} ${"sort".padEnd(19)} ${"first ms".padStart(9)} ${"deep ms".padStart(9)} ${"deep/first".padStart(10)}  plan (first | deep)`);
+  console.log(
+    `  ${"mode".padEnd(7)} ${"sort".padEnd(19)} ${"first ms".padStart(9)} ${"deep ms".padStart(9)} ${"deep/first".padStart(10)}  plan (first | deep)`,
+  );
   for (const mode of MODES) {
     const rows = mode === "REPLAY" ? Math.ceil(n / 4) : n;
     for (const sort of SORTS) {
@@ -101,12 +146,22 @@ async function benchOne(storage: string, handle: DatabaseHandle, n: number): Pro
       const first = await p50(() => readViewerPage(db, merchantId, webinar, request, undefined, cursorKey));
       const deepMs = await p50(() => readViewerPage(db, merchantId, webinar, request, deep, cursorKey));
       const plans = `${await explain(db, merchantId, webinarId, request, undefined)} | ${await explain(db, merchantId, webinarId, request, deep)}`;
-      console.log(`  ${mode.padEnd(7)} ${sort.padEnd(19)} ${first.toFixed(2).padStart(9)} ${deepMs.toFixed(2).padStart(9)} ${(deepMs / first).toFixed(2).padStart(10)}  ${plans}`);
+      console.log(
+        `  ${mode.padEnd(7)} ${sort.padEnd(19)} ${first.toFixed(2).padStart(9)} ${deepMs.toFixed(2).padStart(9)} ${(deepMs / first).toFixed(2).padStart(10)}  ${plans}`,
+      );
     }
   }
   if (process.env.BENCH_WATCH_PLAN === "1") {
-    const compiled = viewerPageQuery(db, merchantId, webinarId, { ticketCode: "x", playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 100 }, await deepPosition(db, webinarId, "ALL", "WATCH_SECONDS_DESC", n)).compile();
-    const result = await db.executeQuery<{ "QUERY PLAN": string }>(CompiledQuery.raw(`explain (analyze, buffers) ${compiled.sql}`, [...compiled.parameters]));
+    const compiled = viewerPageQuery(
+      db,
+      merchantId,
+      webinarId,
+      { ticketCode: "x", playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: 100 },
+      await deepPosition(db, webinarId, "ALL", "WATCH_SECONDS_DESC", n),
+    ).compile();
+    const result = await db.executeQuery<{ "QUERY PLAN": string }>(
+      CompiledQuery.raw(`explain (analyze, buffers) ${compiled.sql}`, [...compiled.parameters]),
+    );
     console.log(result.rows.map((row) => `    ${row["QUERY PLAN"]}`).join("\n"));
   }
 }

@@ -62,7 +62,8 @@ function inlineRefs(document: JsonObject, node: Json, seen: readonly string[]): 
   if (!isObject(node)) return node;
   const ref = node.$ref;
   if (typeof ref === "string") {
-    if (Object.keys(node).length > 1) throw new Error(`$ref ${ref} has sibling keywords; write them in the referenced schema`);
+    if (Object.keys(node).length > 1)
+      throw new Error(`$ref ${ref} has sibling keywords; write them in the referenced schema`);
     if (seen.includes(ref)) throw new Error(`$ref cycle: ${[...seen, ref].join(" -> ")}`);
     return inlineRefs(document, lookUp(document, ref), [...seen, ref]);
   }
@@ -78,14 +79,22 @@ export function readAdminDocument(text: string): AdminDocument {
     if (!isObject(item)) throw new Error(`${path}: not a path item`);
     for (const [method, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.has(method)) continue;
-      if (!isObject(operation) || typeof operation.operationId !== "string") throw new Error(`${method} ${path}: no operationId`);
+      if (!isObject(operation) || typeof operation.operationId !== "string")
+        throw new Error(`${method} ${path}: no operationId`);
       const { operationId, requestBody } = operation;
       if (!isObject(requestBody)) throw new Error(`${operationId}: no requestBody`);
       const media = isObject(requestBody.content) ? requestBody.content["application/json"] : undefined;
-      if (!isObject(media) || !isObject(media.schema)) throw new Error(`${operationId}: no application/json request-body schema`);
+      if (!isObject(media) || !isObject(media.schema))
+        throw new Error(`${operationId}: no application/json request-body schema`);
       const bodySchema = inlineRefs(document, media.schema, []);
       if (!isObject(bodySchema)) throw new Error(`${operationId}: the request-body schema is not an object`);
-      operations.push({ operationId, method: method.toUpperCase(), path, bodyRequired: requestBody.required === true, bodySchema });
+      operations.push({
+        operationId,
+        method: method.toUpperCase(),
+        path,
+        bodyRequired: requestBody.required === true,
+        bodySchema,
+      });
     }
   }
   return { sha256: createHash("sha256").update(text).digest("hex"), document, operations };
@@ -97,7 +106,7 @@ export function loadAdminDocument(file: string = ADMIN_DOCUMENT): AdminDocument 
 }
 
 /**
- * The Open API validator's semantics (design.md §4): 2020-12, strict (an unknown keyword or format fails
+ * The Open API validator's semantics (CONTRIBUTING.md): 2020-12, strict (an unknown keyword or format fails
  * generation), every error reported, no coercion, nothing removed or defaulted, patterns with the `u` flag.
  * ajv-formats is not registered: no admin schema uses `format`, so a `format` added later fails generation
  * loudly instead of shipping a validator that needs a runtime dependency the server does not declare.

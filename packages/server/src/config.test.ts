@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { limits } from "@org/webinar-types";
 import { loadConfig } from "./config";
 
-describe("loadConfig (admin-contract.md Start)", () => {
+describe("loadConfig (README: Environment)", () => {
   it("defaults: port 8080 on 127.0.0.1, TTL 60, skew and body limit from the spec's x-limits, ./.data, no origins", () => {
     const config = loadConfig({}, "/srv/app");
     expect(config).toMatchObject({
@@ -62,7 +62,9 @@ describe("loadConfig (admin-contract.md Start)", () => {
     ["WEBINAR_UID_MIN", "9999"],
     ["DATABASE_URL", "mysql://x"],
   ])("a bad %s fails the start naming the variable", (name, value) => {
-    expect(() => loadConfig({ [name]: value, WEBINAR_SECRET_KEY: name === "WEBINAR_SECRET_KEY" ? value : "ab".repeat(32) })).toThrow(new RegExp(name));
+    expect(() =>
+      loadConfig({ [name]: value, WEBINAR_SECRET_KEY: name === "WEBINAR_SECRET_KEY" ? value : "ab".repeat(32) }),
+    ).toThrow(new RegExp(name));
   });
 
   it("connection and database limits: documented defaults, each read from its variable", () => {
@@ -83,13 +85,25 @@ describe("loadConfig (admin-contract.md Start)", () => {
         WEBINAR_MAX_HEADER_BYTES: "4096",
         WEBINAR_MAX_CONNECTIONS: "5",
       }),
-    ).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 100, maxHeaderBytes: 4096, maxConnections: 5 });
+    ).toMatchObject({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 100,
+      maxHeaderBytes: 4096,
+      maxConnections: 5,
+    });
   });
 
   it.each([
-    [{ WEBINAR_HEADERS_TIMEOUT_MS: "5000", WEBINAR_REQUEST_TIMEOUT_MS: "4000" }, /WEBINAR_HEADERS_TIMEOUT_MS \(5000\) must not exceed WEBINAR_REQUEST_TIMEOUT_MS \(4000\)/],
+    [
+      { WEBINAR_HEADERS_TIMEOUT_MS: "5000", WEBINAR_REQUEST_TIMEOUT_MS: "4000" },
+      /WEBINAR_HEADERS_TIMEOUT_MS \(5000\) must not exceed WEBINAR_REQUEST_TIMEOUT_MS \(4000\)/,
+    ],
     [{ WEBINAR_MAX_HEADER_BYTES: "10" }, /WEBINAR_MAX_HEADER_BYTES must be between 1024 and/],
-    [{ DATABASE_URL: "postgres://user:s3cret@host:port/db", WEBINAR_SECRET_KEY: "ab".repeat(32) }, /^DATABASE_URL is not a valid URL; the form is postgres:\/\/user:password@host:port\/database \(percent-encode special characters\)$/],
+    [
+      { DATABASE_URL: "postgres://user:s3cret@host:port/db", WEBINAR_SECRET_KEY: "ab".repeat(32) },
+      /^DATABASE_URL is not a valid URL; the form is postgres:\/\/user:password@host:port\/database \(percent-encode special characters\)$/,
+    ],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -7,9 +7,9 @@ import path from "node:path";
 import { limits } from "@org/webinar-types";
 
 /** Where the data lives: the embedded PGlite (a directory or in memory) or an external PostgreSQL. */
-export type StorageConfig =
-  | { kind: "pglite"; dataDir: string | "memory:" }
-  | { kind: "postgres"; databaseUrl: string };
+export type StorageConfig = { kind: "pglite"; dataDir: string | "memory:" } | { kind: "postgres"; databaseUrl: string };
+
+export type LogFormat = "pretty" | "json" | "auto";
 
 export interface ServerConfig {
   /** TCP port; 0 picks a free one (tests). */
@@ -48,6 +48,8 @@ export interface ServerConfig {
   /** Create and print the demo merchant on the first start with an empty database. */
   seedDemo: boolean;
   logLevel: string;
+  /** `pretty`: readable lines; `json`: one JSON object per line; `auto`: pretty on a terminal, JSON otherwise. */
+  logFormat: LogFormat;
   /** Time limit for a client to send the request headers (slow clients hold no connection longer). */
   headersTimeoutMs: number;
   /** Time limit for a client to send a whole request, headers and body. */
@@ -65,6 +67,9 @@ export interface ServerConfig {
   /** How often each process looks for due finalizations. */
   finalizePollMs: number;
 }
+
+/** The admin token guards the whole merchant console: a shorter one is refused at start. */
+export const MIN_ADMIN_TOKEN_LENGTH = 8;
 
 /** A configuration problem, reported at start with the variable's name. */
 export class ConfigError extends Error {
@@ -95,6 +100,20 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+function oneOf<const Choice extends string>(
+  env: Env,
+  name: string,
+  choices: readonly Choice[],
+  fallback: Choice,
+): Choice {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  const choice = choices.find((candidate) => candidate === raw);
+  if (choice === undefined)
+    throw new ConfigError(`${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+  return choice;
+}
+
 /** Parses an origin (`scheme://host[:port]`, no path) and returns it normalized, or throws naming the variable. */
 export function parseOrigin(raw: string, name: string): string {
   let url: URL;
@@ -103,8 +122,16 @@ export function parseOrigin(raw: string, name: string): string {
   } catch {
     throw new ConfigError(`${name} must be an origin such as https://watch.example.com, got ${JSON.stringify(raw)}`);
   }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username) {
-    throw new ConfigError(`${name} must be an http(s) origin without path, query or credentials, got ${JSON.stringify(raw)}`);
+  if (
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search ||
+    url.hash ||
+    url.username
+  ) {
+    throw new ConfigError(
+      `${name} must be an http(s) origin without path, query or credentials, got ${JSON.stringify(raw)}`,
+    );
   }
   return url.origin;
 }
@@ -113,7 +140,9 @@ export function parseOrigin(raw: string, name: string): string {
 export function parseSecretKey(raw: string, name = "WEBINAR_SECRET_KEY"): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
   if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(raw))) {
-    throw new ConfigError(`${name} must be 32 random bytes as 64 hex characters or Base64 (e.g. \`openssl rand -hex 32\`)`);
+    throw new ConfigError(
+      `${name} must be 32 random bytes as 64 hex characters or Base64 (e.g. \`openssl rand -hex 32\`)`,
+    );
   }
   return key;
 }
@@ -132,7 +161,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
   }
   // The value is never repeated in the message: it may carry a password.
   if (databaseUrl !== undefined && !URL.canParse(databaseUrl)) {
-    throw new ConfigError("DATABASE_URL is not a valid URL; the form is postgres://user:password@host:port/database (percent-encode special characters)");
+    throw new ConfigError(
+      "DATABASE_URL is not a valid URL; the form is postgres://user:password@host:port/database (percent-encode special characters)",
+    );
   }
   const dataDirRaw = text(env, "WEBINAR_DATA_DIR");
   const storage: StorageConfig =
@@ -165,14 +196,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
   }
 
   const adminToken = text(env, "WEBINAR_ADMIN_TOKEN");
-  if (adminToken !== undefined && adminToken.length < 8) {
-    throw new ConfigError("WEBINAR_ADMIN_TOKEN must be at least 8 characters");
+  if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `WEBINAR_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (got ${adminToken.length}); generate one with \`openssl rand -hex 16\``,
+    );
   }
 
   const headersTimeoutMs = integer(env, "WEBINAR_HEADERS_TIMEOUT_MS", 10_000, 1000, 600_000);
   const requestTimeoutMs = integer(env, "WEBINAR_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError(`WEBINAR_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed WEBINAR_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+    throw new ConfigError(
+      `WEBINAR_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed WEBINAR_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
   }
 
   return {
@@ -197,6 +232,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     dbPoolMax: integer(env, "WEBINAR_DB_POOL_MAX", 10, 1, 1000),
     seedDemo: boolean(env, "WEBINAR_SEED_DEMO", true),
     logLevel: text(env, "WEBINAR_LOG_LEVEL") ?? "info",
+    logFormat: oneOf(env, "WEBINAR_LOG_FORMAT", ["auto", "pretty", "json"] as const, "auto"),
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, "WEBINAR_KEEP_ALIVE_TIMEOUT_MS", 5000, 1, 600_000),

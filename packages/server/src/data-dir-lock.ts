@@ -12,8 +12,9 @@
  * directory runs on this machine.
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { readTextIfExists } from "./read-if-exists";
 
 /** The lock file's name inside the data directory. */
 export const LOCK_FILE = "webinar-server.lock";
@@ -84,13 +85,8 @@ async function createExclusive(file: string, text: string, token: string): Promi
 
 /** The holder named by a lock file (pid 0 when it is not a lock this module wrote), or undefined when it is gone. */
 async function readHolder(file: string): Promise<Holder | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
   const match = /^pid (\d+)\ntoken ([0-9a-f]+)\n/.exec(text);
   return match === null ? { pid: 0, token: "unreadable" } : { pid: Number(match[1]), token: match[2]! };
 }

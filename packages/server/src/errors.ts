@@ -1,12 +1,12 @@
 /**
  * One error type for every failure the server answers on purpose, one table from code to HTTP status, and the
- * envelope of spec §4.2 (`{requestId, error: {code, message, details?}}`) used by the Open API, the admin API
+ * ErrorEnvelope (`{requestId, error: {code, message, details?}}`) used by the Open API, the admin API
  * and the watch page alike. The Open API's codes and statuses come from the spec's error catalog; the few
  * codes of the admin API and the watch page are listed beside them, so an unmapped code fails the build.
  */
 import { errorCatalog, type ErrorCode } from "@org/webinar-types";
 
-/** Codes of the admin API and the watch page (admin-contract.md), which the Open API spec does not know. */
+/** Codes of the admin API and the watch page (admin-openapi.yaml), which the Open API spec does not know. */
 const serverOnlyStatus = {
   /** Admin request without the right bearer token, or the admin API is disabled (no token configured). */
   ADMIN_UNAUTHORIZED: 401,
@@ -36,7 +36,8 @@ export type ServerErrorCode = ErrorCode | keyof typeof serverOnlyStatus;
 
 function catalogStatuses(): Record<ErrorCode, number> {
   const statuses = {} as Record<ErrorCode, number>;
-  for (const [code, entry] of Object.entries(errorCatalog) as [ErrorCode, { status: number }][]) statuses[code] = entry.status;
+  for (const [code, entry] of Object.entries(errorCatalog) as [ErrorCode, { status: number }][])
+    statuses[code] = entry.status;
   return statuses;
 }
 
@@ -62,15 +63,4 @@ export class ServiceError extends Error {
     super(message);
     this.status = status ?? errorStatus[code];
   }
-}
-
-/** The JSON body of an error answer (spec §4.2). */
-export interface ErrorEnvelopeBody {
-  requestId: string;
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
-/** Builds the error envelope; `details` is left out when there are none. */
-export function errorEnvelope(requestId: string, code: string, message: string, details?: Record<string, unknown>): ErrorEnvelopeBody {
-  return { requestId, error: details === undefined ? { code, message } : { code, message, details } };
 }

@@ -1,10 +1,16 @@
 /**
- * Structured JSON logs (pino). Credentials never reach a log (spec §4.4 rule 3, CONTRIBUTING.md): the code logs
+ * Logs through pino: one JSON object per line for machines, or readable lines for a person at a terminal
+ * (`WEBINAR_LOG_FORMAT`, by default readable on a terminal and JSON otherwise), coloured only on a terminal and
+ * never when NO_COLOR or CI is set or FORCE_COLOR is 0.
+ *
+ * Credentials never reach a log (the "Security" part of the package README, CONTRIBUTING.md): the code logs
  * chosen fields only, pino's `redact` censors the known credential fields wherever they appear in a logged
  * object, and a last filter on every written line replaces anything shaped like a login ticket, a session token,
  * a `login_ticket=` fragment, a bearer token or a signature header, in case one slipped into a message.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
+import type { LogFormat } from "./config";
 
 export type { Logger };
 
@@ -54,12 +60,43 @@ export function scrubCredentials(line: string): string {
   return out;
 }
 
+/** How the lines look: readable or JSON, with or without colour. */
+export interface LogStyle {
+  readable: boolean;
+  colour: boolean;
+}
+
+export const JSON_LINES: LogStyle = { readable: false, colour: false };
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Readable and coloured only where a person reads: a terminal, and no NO_COLOR, CI or FORCE_COLOR=0. */
+export function logStyle(format: LogFormat, output: { isTTY?: boolean }, env: Env): LogStyle {
+  const terminal = output.isTTY === true;
+  const readable = format === "pretty" || (format === "auto" && terminal);
+  const set = (name: string) =>
+    env[name] !== undefined && env[name] !== "" && env[name] !== "0" && env[name]?.toLowerCase() !== "false";
+  const colour = readable && terminal && !set("NO_COLOR") && !set("CI") && env.FORCE_COLOR !== "0";
+  return { readable, colour };
+}
+
 /**
  * @example
  * const logger = createLogger("info"); // JSON lines on stdout
- * const captured = createLogger("debug", myWritableStream); // tests read what was logged
+ * const forPeople = createLogger("info", undefined, logStyle("auto", process.stdout, process.env));
+ * const captured = createLogger("debug", myWritableStream); // tests read what was logged (JSON unless a style says otherwise)
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream, style: LogStyle = JSON_LINES): Logger {
+  const output = style.readable
+    ? pretty({
+        colorize: style.colour,
+        translateTime: "SYS:HH:MM:ss.l",
+        ignore: "pid,hostname,service",
+        singleLine: true,
+        destination: destination ?? 1,
+        sync: destination !== undefined,
+      })
+    : (destination ?? pino.destination({ dest: 1, sync: false }));
   return pino(
     {
       level,
@@ -69,6 +106,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       hooks: { streamWrite: scrubCredentials },
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    output,
   );
 }

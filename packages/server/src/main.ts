@@ -14,7 +14,9 @@ Runs the Webinar Open API reference server in the foreground, configured by the 
   WEBINAR_DATA_DIR (./.data | memory:)    embedded database (PGlite) directory, locked for one server
   DATABASE_URL                            PostgreSQL instead of the embedded database (needs WEBINAR_SECRET_KEY)
   WEBINAR_SECRET_KEY                      key that encrypts API-key secrets at rest (hex, 32 bytes)
-  WEBINAR_ADMIN_TOKEN                     bearer token of the admin API (disabled when unset)
+  WEBINAR_ADMIN_TOKEN                     bearer token of the admin API, 8 characters or more (unset: the
+                                          demo's token of the data directory, or the admin API is disabled)
+  WEBINAR_LOG_FORMAT (auto)               pretty | json | auto (readable on a terminal, JSON otherwise)
   WEBINAR_TICKET_TTL_SECONDS (60)         login ticket validity
   WEBINAR_HEADERS_TIMEOUT_MS (10000)      time limit for a client to send the request headers
   WEBINAR_REQUEST_TIMEOUT_MS (30000)      time limit for a client to send a whole request
@@ -26,7 +28,8 @@ Runs the Webinar Open API reference server in the foreground, configured by the 
   WEBINAR_SHUTDOWN_GRACE_MS (10000)       how long SIGTERM waits for requests in flight
   WEBINAR_CLOCK_SKEW_SECONDS, WEBINAR_MAX_BODY_BYTES, WEBINAR_PUBLIC_WATCH_ORIGIN, WEBINAR_ALLOWED_ORIGINS,
   REDIS_URL, WEBINAR_MODERATION_URL       see the package README for these and the rest
-On a first start with an empty database it creates a demo merchant and prints its credentials once.
+On a first start with an empty database it creates a demo merchant, prints its credentials once and, on a
+data directory, saves them in <data dir>/demo-credentials.env (mode 0600).
 A start that fails prints one line saying what failed and which setting to change, and exits with code 1.
 `;
 

@@ -1,5 +1,5 @@
 /**
- * The clock and the randomness every module takes as parameters (design.md §2: inject, never mock globals).
+ * The clock and the randomness every module takes as parameters (CONTRIBUTING.md: inject, never mock globals).
  * Tests pass their own; production uses `systemRuntime`.
  */
 import { randomBytes, randomInt } from "node:crypto";

@@ -8,25 +8,25 @@ import type { AddressInfo } from "node:net";
 import type { Writable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
-import { createRequestVerifier, type RequestVerifierOptions } from "@org/webinar-validator";
+import type { Kysely } from "kysely";
+import type { NonceStore } from "@org/webinar-validator";
 import { createApp, type AppEnv } from "./app";
 import { createApiKeyStore } from "./auth/api-keys";
-import { createCredentialCache, StaleCredentialError } from "./auth/credential-cache";
-import { createNonceClaim } from "./auth/nonce-claim";
-import { nonceRetentionMs, type ConsumingNonceStore } from "./auth/nonce-store";
-import { createDatabaseNonceStore } from "./auth/nonce-store-db";
-import { createRedisNonceStore } from "./auth/nonce-store-redis";
+import { openNonceStore, type ServerNonceStore } from "./auth/nonce-stores";
+import { createVerifier } from "./auth/verifier";
 import { createSecretBox, type SecretBox } from "./auth/secret-box";
 import { resolveSecretKey } from "./auth/secret-key";
 import { ConfigError, type ServerConfig } from "./config";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock";
 import { connectDatabase, type DatabaseHandle } from "./db/connect";
+import type { Database } from "./db/schema";
 import { trackRequests } from "./http/graceful-close";
-import { newRequestId } from "./http/respond";
 import { applyConnectionLimits, httpServerOptions } from "./http/server-options";
-import { createLogger, type Logger } from "./log";
+import { createLogger, logStyle, type Logger } from "./log";
 import { systemRuntime, type Runtime } from "./runtime";
-import { demoBanner, seedDemo, type DemoSeed } from "./seed/demo";
+import { seedDemo, type DemoSeed } from "./seed/demo";
+import { resolveAdminToken, saveDemoCredentials } from "./seed/demo-credentials";
+import { startBanner } from "./start-banner";
 import { startStep } from "./start-error";
 import type { AppServices } from "./services";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
@@ -45,7 +45,8 @@ export interface ServerOptions {
   fetch?: typeof globalThis.fetch;
   /** Start a new embedded database from this `dumpDataDir()` tarball instead of running initdb. */
   pgliteSnapshot?: Blob;
-  nonceStore?: ConsumingNonceStore;
+  /** A nonce store of @org/webinar-validator to use instead of the database's (or Redis's). */
+  nonceStore?: NonceStore;
   /** Key prefix of the Redis nonce store. */
   redisKeyPrefix?: string;
   webinarMetadata?: WebinarMetadataSource;
@@ -74,13 +75,17 @@ export interface WebinarServer {
 }
 
 /** A stored fingerprint of the key refuses a start with another key, instead of failing every signed request. */
-async function checkSecretKey(database: DatabaseHandle, box: SecretBox): Promise<void> {
-  await database.db
+async function checkSecretKey(db: Kysely<Database>, box: SecretBox): Promise<void> {
+  await db
     .insertInto("server_meta")
     .values({ key: "secret_key_check", value: box.keyCheck })
     .onConflict((conflict) => conflict.column("key").doNothing())
     .execute();
-  const stored = await database.db.selectFrom("server_meta").select("value").where("key", "=", "secret_key_check").executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom("server_meta")
+    .select("value")
+    .where("key", "=", "secret_key_check")
+    .executeTakeFirstOrThrow();
   if (stored.value !== box.keyCheck) {
     throw new ConfigError(
       "WEBINAR_SECRET_KEY (or the data directory's secret.key) is not the key the stored API-key secrets were encrypted with; start with the original key",
@@ -89,8 +94,121 @@ async function checkSecretKey(database: DatabaseHandle, box: SecretBox): Promise
 }
 
 const PRUNE_INTERVAL_MS = 60_000;
-/** How long an ACTIVE credential is reused (its status is still checked by every request's nonce statement). */
-const CREDENTIAL_CACHE_TTL_MS = 30_000;
+
+/** The database of the server, under the data directory's lock when it is kept on disk. */
+interface Storage {
+  database: DatabaseHandle;
+  lock: DataDirLock | undefined;
+  /** Whether the server opened the database itself (and so closes it). */
+  owned: boolean;
+}
+
+async function openStorage(config: ServerConfig, options: ServerOptions, logger: Logger): Promise<Storage> {
+  if (options.database !== undefined) return { database: options.database, lock: undefined, owned: false };
+  const { storage } = config;
+  // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
+  const lock =
+    storage.kind === "pglite" && storage.dataDir !== "memory:"
+      ? await startStep("data directory", () => lockDataDir(storage.dataDir))
+      : undefined;
+  try {
+    const database = await startStep("database", () =>
+      connectDatabase(storage, {
+        connectTimeoutMs: config.dbConnectTimeoutMs,
+        statementTimeoutMs: config.dbStatementTimeoutMs,
+        poolMax: config.dbPoolMax,
+        ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
+        onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
+      }),
+    );
+    return { database, lock, owned: true };
+  } catch (error) {
+    await lock?.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Closes what openStorage opened. */
+async function closeStorage(storage: Storage): Promise<void> {
+  if (storage.owned) await storage.database.close();
+  await storage.lock?.release();
+}
+
+/** The services of the app; `listeningPort` is read once the server listens (the default watch origin). */
+async function buildServices(
+  config: ServerConfig,
+  options: ServerOptions,
+  db: Kysely<Database>,
+  nonces: ServerNonceStore,
+  listeningPort: () => number | undefined,
+  logger: Logger,
+): Promise<AppServices> {
+  const runtime = options.runtime ?? systemRuntime;
+  const box = createSecretBox(
+    await startStep("data directory", () => resolveSecretKey(config.secretKey, config.storage, runtime)),
+    runtime,
+  );
+  await checkSecretKey(db, box);
+  const apiKeys = createApiKeyStore(db, box, runtime);
+  const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort() ?? config.port}`;
+  return {
+    config,
+    db,
+    runtime,
+    logger,
+    apiKeys,
+    moderator: createDisplayNameModerator(db, {
+      url: config.moderationUrl,
+      timeoutMs: config.moderationTimeoutMs,
+      fetch: options.fetch ?? globalThis.fetch,
+    }),
+    webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(db),
+    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
+    verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
+    cursorKey: box.deriveKey("viewer watch cursor v1"),
+  };
+}
+
+/** Every minute: expired nonces, watch sessions, and tickets a day after their expiry (kept for support questions). */
+function startPruning(services: AppServices, nonces: ServerNonceStore): () => void {
+  const { db, runtime, logger } = services;
+  const timer = setInterval(() => {
+    const now = new Date(runtime.now());
+    void Promise.all([
+      nonces.prune(),
+      db.deleteFrom("watch_sessions").where("expires_at", "<", now).execute(),
+      db
+        .deleteFrom("login_tickets")
+        .where("expires_at", "<", new Date(now.getTime() - 86_400_000))
+        .execute(),
+    ]).catch((error: unknown) => logger.warn({ err: error }, "pruning expired rows failed"));
+  }, PRUNE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Listens on config.host:config.port; resolves the base URL and the port. */
+async function listenOn(httpServer: Server, config: ServerConfig): Promise<{ url: string; port: number }> {
+  await startStep(
+    "listen",
+    () =>
+      new Promise<void>((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(config.port, config.host, () => {
+          httpServer.off("error", reject);
+          resolve();
+        });
+      }),
+  );
+  const port = (httpServer.address() as AddressInfo).port;
+  const host =
+    config.host === "0.0.0.0" || config.host === "::"
+      ? "127.0.0.1"
+      : config.host.includes(":")
+        ? `[${config.host}]`
+        : config.host;
+  return { url: `http://${host}:${port}`, port };
+}
 
 /**
  * Connects, migrates, seeds the demo data on first start and builds the app; does not listen yet.
@@ -101,181 +219,97 @@ const CREDENTIAL_CACHE_TTL_MS = 30_000;
  */
 export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<WebinarServer> {
   const runtime = options.runtime ?? systemRuntime;
-  const logger = options.logger ?? createLogger(config.logLevel, options.logDestination);
-  const ownsDatabase = options.database === undefined;
-  const { storage } = config;
-  // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
-  const lock: DataDirLock | undefined =
-    ownsDatabase && storage.kind === "pglite" && storage.dataDir !== "memory:" ? await startStep("data directory", () => lockDataDir(storage.dataDir)) : undefined;
-  let database: DatabaseHandle;
+  const logger =
+    options.logger ??
+    createLogger(config.logLevel, options.logDestination, logStyle(config.logFormat, process.stdout, process.env));
+  const storage = await openStorage(config, options, logger);
+  const { db } = storage.database;
+  const nonces = openNonceStore({
+    db,
+    runtime,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: options.redisKeyPrefix,
+    custom: options.nonceStore,
+  });
+  let listeningPort: number | undefined;
+  let services: AppServices;
+  let demo: DemoSeed;
   try {
-    database =
-      options.database ??
-      (await startStep("database", () =>
-        connectDatabase(storage, {
-          connectTimeoutMs: config.dbConnectTimeoutMs,
-          statementTimeoutMs: config.dbStatementTimeoutMs,
-          poolMax: config.dbPoolMax,
-          ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
-          onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
-        }),
-      ));
+    services = await buildServices(config, options, db, nonces, () => listeningPort, logger);
+    demo = config.seedDemo ? await seedDemo(db, services.apiKeys, runtime) : { kind: "none" };
+    // WEBINAR_ADMIN_TOKEN, or the demo's own token on its data directory (seed/demo-credentials.ts).
+    const adminToken = await startStep("data directory", () => resolveAdminToken(config, demo, runtime));
+    services = { ...services, config: { ...services.config, adminToken } };
   } catch (error) {
-    await lock?.release().catch(() => undefined);
+    await nonces.close().catch(() => undefined);
+    await closeStorage(storage).catch(() => undefined);
     throw error;
   }
-  let nonceStore: ConsumingNonceStore | undefined;
-  try {
-    const box = createSecretBox(await startStep("data directory", () => resolveSecretKey(config.secretKey, storage, runtime)), runtime);
-    await checkSecretKey(database, box);
-    const { db } = database;
-    const apiKeys = createApiKeyStore(db, box, runtime);
-    // The credential cache only with the database nonce store, whose statement re-checks the key and merchant
-    // status every request (auth/credential-cache.ts); with Redis or another store every lookup reads the key.
-    const credentials =
-      options.nonceStore === undefined && config.redisUrl === undefined ? createCredentialCache(apiKeys, { ttlMs: CREDENTIAL_CACHE_TTL_MS, now: () => runtime.now() }) : undefined;
-    nonceStore =
-      options.nonceStore ??
-      (config.redisUrl !== undefined
-        ? createRedisNonceStore({ url: config.redisUrl, clockSkewSeconds: config.clockSkewSeconds, runtime, ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) })
-        : createDatabaseNonceStore(db, {
-            clockSkewSeconds: config.clockSkewSeconds,
-            runtime,
-            ...(credentials === undefined
-              ? {}
-              : {
-                  checkKeyActive: {
-                    onStale: (apiKey, nonce) => {
-                      credentials.invalidate(apiKey);
-                      credentials.markStale(apiKey, nonce);
-                    },
-                  },
-                }),
-          }));
-    const consumeNonce = nonceStore;
-    let listeningPort: number | undefined;
-    const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort ?? config.port}`;
-    const verifierOptions: RequestVerifierOptions = {
-      lookupKey: async (apiKey) => {
-        const credential = await (credentials !== undefined ? credentials.find(apiKey) : apiKeys.findActive(apiKey));
-        return credential === null ? undefined : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
-      },
-      nonceStore: { consume: (apiKey, nonce, expiresAtMs) => consumeNonce.consume(apiKey, nonce, expiresAtMs) },
-      now: () => runtime.now(),
-      limits: { clockSkewSeconds: config.clockSkewSeconds, maxBodyBytes: config.maxBodyBytes },
-      allowedOrigins: config.allowedOrigins,
-      createRequestId: newRequestId,
-      onError: (error, source) => {
-        // Not a failure: the cached credential went stale, nothing was consumed, app.ts verifies again.
-        if (error instanceof StaleCredentialError) return;
-        logger.warn({ err: error, source }, "authentication dependency failed");
-      },
-    };
-    const services: AppServices = {
-      config,
-      db,
-      runtime,
-      logger,
-      apiKeys,
-      nonceStore: consumeNonce,
-      moderator: createDisplayNameModerator(db, { url: config.moderationUrl, timeoutMs: config.moderationTimeoutMs, fetch: options.fetch ?? globalThis.fetch }),
-      webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(db),
-      watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
-      verifier: createRequestVerifier(verifierOptions),
-      ...(credentials === undefined ? {} : { staleCredentials: credentials }),
-      ...(credentials === undefined
-        ? {}
-        : {
-            nonceDeferral: {
-              // The same checks with the nonce left to the request's statement (auth/nonce-claim.ts, app.ts).
-              options: { ...verifierOptions, nonceStore: { consume: async () => true } },
-              claim: (apiKey: string, nonce: string) =>
-                createNonceClaim(apiKey, nonce, runtime.now() + nonceRetentionMs(config.clockSkewSeconds), (key, value, expiresAtMs) => consumeNonce.consume(key, value, expiresAtMs)),
-              invalidate: (apiKey: string) => credentials.invalidate(apiKey),
-            },
-          }),
-      cursorKey: box.deriveKey("viewer watch cursor v1"),
-    };
-    const demo: DemoSeed = config.seedDemo ? await seedDemo(db, apiKeys, runtime) : { kind: "none" };
+  const app = createApp(services);
+  const httpServer = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: config.host,
+    serverOptions: httpServerOptions(config),
+  }) as Server;
+  applyConnectionLimits(httpServer, config);
+  const requests = trackRequests(httpServer);
+  const stopPruning = startPruning(services, nonces);
+  const finalizer = startFinalizer(db, runtime, logger, config.finalizePollMs);
 
-    const app = createApp(services);
-    const httpServer = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: httpServerOptions(config) }) as Server;
-    applyConnectionLimits(httpServer, config);
-    const requests = trackRequests(httpServer);
-
-    const prune = setInterval(() => {
-      const now = new Date(runtime.now());
-      void Promise.all([
-        consumeNonce.prune(),
-        db.deleteFrom("watch_sessions").where("expires_at", "<", now).execute(),
-        // Tickets stay a day after expiry (for support questions), then go, whatever their state.
-        db.deleteFrom("login_tickets").where("expires_at", "<", new Date(now.getTime() - 86_400_000)).execute(),
-      ]).catch((error: unknown) => logger.warn({ err: error }, "pruning expired rows failed"));
-    }, PRUNE_INTERVAL_MS);
-    prune.unref();
-    const finalizer = startFinalizer(db, runtime, logger, config.finalizePollMs);
-
-    let url: string | undefined;
-    let closing: Promise<void> | undefined;
-    const server: WebinarServer = {
-      app,
-      services,
-      demo,
-      finalizer,
-      get url() {
-        if (url === undefined) throw new Error("the server is not listening yet");
-        return url;
-      },
-      async listen() {
-        await startStep("listen", () =>
-          new Promise<void>((resolve, reject) => {
-            httpServer.once("error", reject);
-            httpServer.listen(config.port, config.host, () => {
-              httpServer.off("error", reject);
-              resolve();
-            });
-          }),
-        );
-        listeningPort = (httpServer.address() as AddressInfo).port;
-        const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host;
-        url = `http://${host}:${listeningPort}`;
-        logger.info({ url, storage: config.storage.kind, nonceStore: config.redisUrl !== undefined && options.nonceStore === undefined ? "redis" : "database" }, "listening");
-        return { url, port: listeningPort };
-      },
-      close() {
-        closing ??= (async () => {
-          clearInterval(prune);
-          await finalizer.stop();
-          if (httpServer.listening) logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
-          await requests.close(config.shutdownGraceMs);
-          await consumeNonce.close?.();
-          if (ownsDatabase) await database.close();
-          await lock?.release();
-          logger.info("closed");
-          // The log is written asynchronously: make sure the last lines are out before the process may exit.
-          await new Promise<void>((resolve) => logger.flush(() => resolve()));
-        })();
-        return closing;
-      },
-    };
-    return server;
-  } catch (error) {
-    await nonceStore?.close?.().catch(() => undefined);
-    if (ownsDatabase) await database.close().catch(() => undefined);
-    await lock?.release().catch(() => undefined);
-    throw error;
-  }
+  let url: string | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    services,
+    demo,
+    finalizer,
+    get url() {
+      if (url === undefined) throw new Error("the server is not listening yet");
+      return url;
+    },
+    async listen() {
+      const listening = await listenOn(httpServer, config);
+      ({ url, port: listeningPort } = listening);
+      logger.info({ url, storage: config.storage.kind, nonceStore: nonces.kind }, "listening");
+      return listening;
+    },
+    close() {
+      closing ??= (async () => {
+        stopPruning();
+        await finalizer.stop();
+        if (httpServer.listening)
+          logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
+        await requests.close(config.shutdownGraceMs);
+        await nonces.close();
+        await closeStorage(storage);
+        logger.info("closed");
+        // The log is written asynchronously: make sure the last lines are out before the process may exit.
+        await new Promise<void>((resolve) => logger.flush(() => resolve()));
+      })();
+      return closing;
+    },
+  };
 }
 
 /**
- * Creates the server, listens, and prints the start banner to `stdout` (the demo credentials on the first start
- * only). Used by main.ts and by tests that check the banner.
+ * Creates the server, listens, saves the demo's credentials file (seed/demo-credentials.ts) and prints the start
+ * block to `stdout` (the demo's secret on the first start only). Used by main.ts and by tests that check the block.
  */
-export async function startServer(config: ServerConfig, options: ServerOptions & { stdout?: Writable } = {}): Promise<WebinarServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: ServerOptions & { stdout?: Writable } = {},
+): Promise<WebinarServer> {
   const server = await createServer(config, options);
   try {
     const { url } = await server.listen();
-    (options.stdout ?? process.stdout).write(demoBanner(server.demo, url));
+    const { adminToken } = server.services.config;
+    const credentialsFile = await startStep("data directory", () =>
+      saveDemoCredentials(config, server.demo, url, adminToken),
+    );
+    const admin = config.adminToken !== undefined ? "environment" : adminToken !== undefined ? "demo" : "disabled";
+    (options.stdout ?? process.stdout).write(
+      startBanner({ baseUrl: url, storage: config.storage, demo: server.demo, credentialsFile, admin }),
+    );
   } catch (error) {
     await server.close();
     throw error;

@@ -32,7 +32,8 @@ export async function startStep<T>(stage: StartStage, step: () => Promise<T>): P
   try {
     return await step();
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof StartStepError) throw error;
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof StartStepError)
+      throw error;
     throw new StartStepError(stage, error);
   }
 }
@@ -44,7 +45,11 @@ interface SystemErrorLike {
 
 /** The code of the error or of the first error in its `cause` chain that has one (a wrapped driver error). */
 function codeOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current !== null && typeof current === "object" && depth < 8; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current !== null && typeof current === "object" && depth < 8;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     const code = (current as SystemErrorLike).code;
     if (typeof code === "string") return code;
   }

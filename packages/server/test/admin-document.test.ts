@@ -24,7 +24,7 @@ describe("admin-openapi.yaml", () => {
     expect(adminDocumentSha256).toBe(admin.sha256);
   });
 
-  it("is OpenAPI 3.1 with the contract's ten operations", () => {
+  it("is OpenAPI 3.1 with the contract's ten operations, then the ones added after it", () => {
     expect(document.openapi).toBe("3.1.0");
     const operations = admin.operations.map((operation) => `${operation.method} ${operation.path}`);
     expect(operations).toEqual([
@@ -38,6 +38,7 @@ describe("admin-openapi.yaml", () => {
       "POST /admin/v1/webinars/{ticketCode}/finalize",
       "POST /admin/v1/webinars/{ticketCode}/playback-sessions",
       "PUT /admin/v1/moderation/blocked-terms",
+      "POST /admin/v1/webinars/{ticketCode}/video",
     ]);
     expect(adminRoutes().map((route) => route.operationId)).toEqual(Object.keys(adminOperations));
   });
@@ -45,7 +46,8 @@ describe("admin-openapi.yaml", () => {
   it("every request example is valid for its schema (ajv compiled at run time) and passes the body check", () => {
     const ajv = createAdminAjv();
     for (const { operationId, method, path, bodySchema } of admin.operations) {
-      const example: unknown = document.paths[path][method.toLowerCase()].requestBody.content["application/json"].example;
+      const example: unknown =
+        document.paths[path][method.toLowerCase()].requestBody.content["application/json"].example;
       expect(example, `${method} ${path} has an example`).toBeDefined();
       const validate = ajv.compile(bodySchema);
       expect(validate(example) ? [] : validate.errors, `${method} ${path}`).toEqual([]);
@@ -54,20 +56,65 @@ describe("admin-openapi.yaml", () => {
   });
 
   it.each([
-    ["missing property: pointer at the property", "createMerchant", {}, [{ pointer: "/name", rule: "required", message: "must have required property 'name'" }]],
-    ["unknown property: pointer at the property", "createApiKey", { "a/b": 1 }, [{ pointer: "/a~1b", rule: "additionalProperties", message: "is not an allowed property" }]],
-    ["wrong type: type only, not also enum", "setMerchantStatus", { status: 5 }, [{ pointer: "/status", rule: "type", message: "must be string" }]],
-    ["enum", "applyLiveAction", { action: "PAUSE" }, [{ pointer: "/action", rule: "enum", message: 'must be one of "START", "END", "CANCEL", "FAIL"' }]],
-    ["length in code points: 80 emoji fit, 81 do not", "replaceBlockedTerms", { terms: ["😀".repeat(80), "😀".repeat(81)] }, [{ pointer: "/terms/1", rule: "maxLength", message: "must have at most 80 characters" }]],
+    [
+      "missing property: pointer at the property",
+      "createMerchant",
+      {},
+      [{ pointer: "/name", rule: "required", message: "must have required property 'name'" }],
+    ],
+    [
+      "unknown property: pointer at the property",
+      "createApiKey",
+      { "a/b": 1 },
+      [{ pointer: "/a~1b", rule: "additionalProperties", message: "is not an allowed property" }],
+    ],
+    [
+      "wrong type: type only, not also enum",
+      "setMerchantStatus",
+      { status: 5 },
+      [{ pointer: "/status", rule: "type", message: "must be string" }],
+    ],
+    [
+      "enum",
+      "applyLiveAction",
+      { action: "PAUSE" },
+      [{ pointer: "/action", rule: "enum", message: 'must be one of "START", "END", "CANCEL", "FAIL"' }],
+    ],
+    [
+      "length in code points: 80 emoji fit, 81 do not",
+      "replaceBlockedTerms",
+      { terms: ["😀".repeat(80), "😀".repeat(81)] },
+      [{ pointer: "/terms/1", rule: "maxLength", message: "must have at most 80 characters" }],
+    ],
     ["pattern", "createMerchant", { name: " " }, [{ pointer: "/name", rule: "pattern", message: "must match \\S" }]],
-    ["no coercion: a numeric string is no integer", "importPlaybackSession", { subject: { uid: 10000 }, mode: "LIVE", watchSeconds: "1" }, [{ pointer: "/watchSeconds", rule: "type", message: "must be integer" }]],
-    ["minimum", "importPlaybackSession", { subject: { uid: 9999 }, mode: "LIVE", watchSeconds: 1 }, [{ pointer: "/subject", rule: "oneOf", message: "must match exactly one of the allowed shapes" }]],
-    ["oneOf: only the oneOf issue, not each alternative's", "importPlaybackSession", { subject: { uid: 10000, anonymousId: "a" }, mode: "LIVE", watchSeconds: 1 }, [{ pointer: "/subject", rule: "oneOf", message: "must match exactly one of the allowed shapes" }]],
-    ["every error is reported", "importPlaybackSession", { mode: "NIGHT", watchSeconds: -1 }, [
-      { pointer: "/subject", rule: "required", message: "must have required property 'subject'" },
-      { pointer: "/mode", rule: "enum", message: 'must be one of "LIVE", "REPLAY"' },
-      { pointer: "/watchSeconds", rule: "minimum", message: "must be >= 0" },
-    ]],
+    [
+      "no coercion: a numeric string is no integer",
+      "importPlaybackSession",
+      { subject: { uid: 10000 }, mode: "LIVE", watchSeconds: "1" },
+      [{ pointer: "/watchSeconds", rule: "type", message: "must be integer" }],
+    ],
+    [
+      "minimum",
+      "importPlaybackSession",
+      { subject: { uid: 9999 }, mode: "LIVE", watchSeconds: 1 },
+      [{ pointer: "/subject", rule: "oneOf", message: "must match exactly one of the allowed shapes" }],
+    ],
+    [
+      "oneOf: only the oneOf issue, not each alternative's",
+      "importPlaybackSession",
+      { subject: { uid: 10000, anonymousId: "a" }, mode: "LIVE", watchSeconds: 1 },
+      [{ pointer: "/subject", rule: "oneOf", message: "must match exactly one of the allowed shapes" }],
+    ],
+    [
+      "every error is reported",
+      "importPlaybackSession",
+      { mode: "NIGHT", watchSeconds: -1 },
+      [
+        { pointer: "/subject", rule: "required", message: "must have required property 'subject'" },
+        { pointer: "/mode", rule: "enum", message: 'must be one of "LIVE", "REPLAY"' },
+        { pointer: "/watchSeconds", rule: "minimum", message: "must be >= 0" },
+      ],
+    ],
     ["a body that is no object", "setWebinarStatus", [], [{ pointer: "", rule: "type", message: "must be object" }]],
   ])("checkBody: %s", (_label, operationId, body, issues) => {
     expect(checkBody(operationId as AdminOperationId, body)).toEqual(issues);
@@ -82,6 +129,7 @@ describe("admin-openapi.yaml", () => {
 
   it("lists every admin error code the server can answer", async () => {
     const { errorStatus } = await import("../src/errors");
-    for (const code of document.components.schemas.AdminErrorCode.enum as string[]) expect(errorStatus[code as keyof typeof errorStatus]).toBeGreaterThan(0);
+    for (const code of document.components.schemas.AdminErrorCode.enum as string[])
+      expect(errorStatus[code as keyof typeof errorStatus]).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Authentication (spec §5) and the common errors (§7.1) through the validator pipeline the server mounts, on
+ * Authentication (Signing requests) and the common errors (Errors and retries) through the validator pipeline the server mounts, on
  * PGlite and on PostgreSQL: headers, signature, clock skew, keys and their revocation, merchant suspension,
  * replay (with the nonce store shared by two server instances), paths, methods, body limits and origins. Plus
  * the Redis nonce store against 127.0.0.1:6379.
@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits, operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
-import { createDatabaseNonceStore } from "../src/auth/nonce-store-db";
+import { openNonceStore } from "../src/auth/nonce-stores";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
-import { apiError, startTestServer,  } from "./support/harness";
+import { apiError, startTestServer } from "./support/harness";
 import { rawRequest } from "./support/raw-http";
 
 const UPSERT = operations.upsertViewer.path;
@@ -19,7 +19,7 @@ const TICKET = operations.issueLoginTicket.path;
 const nonce = () => randomBytes(16).toString("hex");
 const now = () => String(Math.floor(Date.now() / 1000));
 
-describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
+describe.each(DATABASE_KINDS)("authentication (Signing requests, Errors and retries) on %s", (kind) => {
   const fixture = useServerPerFile(kind, "auth");
   let counter = 0;
   const body = () => ({ externalUserId: `auth-${++counter}` });
@@ -30,125 +30,254 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
     expect(answer.headers.get("x-request-id")).toBe(answer.body.requestId);
   });
 
-  describe("headers (§5.1)", () => {
-    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 missing %s: 400 REQUEST_INVALID", async (header) => {
-      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { omit: [header] });
-      expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
-    });
+  describe("headers (Signing requests)", () => {
+    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])(
+      "Errors and retries: missing %s: 400 REQUEST_INVALID",
+      async (header) => {
+        const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { omit: [header] });
+        expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
+      },
+    );
 
-    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])("§7.1 duplicated %s: 400 REQUEST_INVALID", async (header) => {
-      const raw = JSON.stringify(body());
-      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
-      const value = headers[header as keyof typeof headers];
-      const answer = await rawRequest(fixture.api.url, { path: UPSERT, headers: { ...headers, [header]: [value, value] }, body: raw });
-      expect(answer.status).toBe(400);
-      expect(answer.body.error.code).toBe("REQUEST_INVALID");
-    });
+    it.each(["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"])(
+      "Errors and retries: duplicated %s: 400 REQUEST_INVALID",
+      async (header) => {
+        const raw = JSON.stringify(body());
+        const { headers } = await signRequest({
+          apiKey: fixture.merchant.apiKey,
+          secret: fixture.merchant.secret,
+          path: UPSERT,
+          body: raw,
+        });
+        const value = headers[header as keyof typeof headers];
+        const answer = await rawRequest(fixture.api.url, {
+          path: UPSERT,
+          headers: { ...headers, [header]: [value, value] },
+          body: raw,
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body.error.code).toBe("REQUEST_INVALID");
+      },
+    );
 
-    it("§7.1 a nonce of 15 characters: 400 REQUEST_INVALID", async () => {
-      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers: { "X-Nonce": "abcdefghijklmno" } });
+    it("Errors and retries: a nonce of 15 characters: 400 REQUEST_INVALID", async () => {
+      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), {
+        headers: { "X-Nonce": "abcdefghijklmno" },
+      });
       expect(answer.body.error.code).toBe("REQUEST_INVALID");
     });
 
     it.each([
       ["Content-Type text/plain", { "Content-Type": "text/plain" }],
       ["Content-Encoding gzip", { "Content-Encoding": "gzip" }],
-    ])("§5.1 %s: 400 REQUEST_INVALID", async (_label, headers) => {
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers })).body.error.code).toBe("REQUEST_INVALID");
+    ])("Signing requests: %s: 400 REQUEST_INVALID", async (_label, headers) => {
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers })).body.error.code).toBe(
+        "REQUEST_INVALID",
+      );
     });
   });
 
-  describe("signature and clock (§5.2, §5.3)", () => {
+  describe("signature and clock (Signing requests)", () => {
     it.each([
       ["a body changed after signing", { sendBody: JSON.stringify({ externalUserId: "tampered" }) }],
       ["an uppercase signature", { uppercase: true }],
       ["a timestamp 301 s in the past", { offset: -301 }],
       ["a timestamp 301 s in the future", { offset: 301 }],
       ["a millisecond timestamp", { millis: true }],
-    ])("§7.1 %s: 401 OPEN_API_UNAUTHORIZED", async (_label, variant: { sendBody?: string; uppercase?: boolean; offset?: number; millis?: boolean }) => {
-      const raw = JSON.stringify(body());
-      const timestamp = variant.millis ? String(Date.now()) : String(Math.floor(Date.now() / 1000) + (variant.offset ?? 0));
-      const canonicalTimestamp = variant.millis ? now() : timestamp;
-      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw, timestamp: canonicalTimestamp });
-      const sent = { ...headers, "X-Timestamp": timestamp, "X-Signature": variant.uppercase ? headers["X-Signature"].toUpperCase() : headers["X-Signature"] };
-      const answer = await rawRequest(fixture.api.url, { path: UPSERT, headers: sent, body: variant.sendBody ?? raw });
-      expect(answer.status).toBe(401);
-      expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
-    });
+    ])(
+      "Errors and retries: %s: 401 OPEN_API_UNAUTHORIZED",
+      async (_label, variant: { sendBody?: string; uppercase?: boolean; offset?: number; millis?: boolean }) => {
+        const raw = JSON.stringify(body());
+        const timestamp = variant.millis
+          ? String(Date.now())
+          : String(Math.floor(Date.now() / 1000) + (variant.offset ?? 0));
+        const canonicalTimestamp = variant.millis ? now() : timestamp;
+        const { headers } = await signRequest({
+          apiKey: fixture.merchant.apiKey,
+          secret: fixture.merchant.secret,
+          path: UPSERT,
+          body: raw,
+          timestamp: canonicalTimestamp,
+        });
+        const sent = {
+          ...headers,
+          "X-Timestamp": timestamp,
+          "X-Signature": variant.uppercase ? headers["X-Signature"].toUpperCase() : headers["X-Signature"],
+        };
+        const answer = await rawRequest(fixture.api.url, {
+          path: UPSERT,
+          headers: sent,
+          body: variant.sendBody ?? raw,
+        });
+        expect(answer.status).toBe(401);
+        expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+      },
+    );
 
-    it("§8 a timestamp 290 s off is within the skew window", async () => {
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 290) })).status).toBe(200);
+    it("Limits: a timestamp 290 s off is within the skew window", async () => {
+      expect(
+        (
+          await fixture.api.signed(fixture.merchant, UPSERT, body(), {
+            timestamp: String(Math.floor(Date.now() / 1000) - 290),
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it("WEBINAR_CLOCK_SKEW_SECONDS narrows the window", async () => {
       const strict = await startTestServer(fixture.database, { WEBINAR_CLOCK_SKEW_SECONDS: "30" });
       try {
-        const answer = await strict.signed(fixture.merchant, UPSERT, body(), { timestamp: String(Math.floor(Date.now() / 1000) - 60) });
+        const answer = await strict.signed(fixture.merchant, UPSERT, body(), {
+          timestamp: String(Math.floor(Date.now() / 1000) - 60),
+        });
         expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
       } finally {
         await strict.close();
       }
     });
 
-    it("§7.1 an unknown API key or a wrong secret: 401", async () => {
-      expect((await fixture.api.signed({ apiKey: "wk_live_unknown", secret: fixture.merchant.secret }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
-      expect((await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "not-the-secret" }, UPSERT, body())).body.error.code).toBe("OPEN_API_UNAUTHORIZED");
+    it("Errors and retries: an unknown API key or a wrong secret: 401", async () => {
+      expect(
+        (await fixture.api.signed({ apiKey: "wk_live_unknown", secret: fixture.merchant.secret }, UPSERT, body())).body
+          .error.code,
+      ).toBe("OPEN_API_UNAUTHORIZED");
+      expect(
+        (await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "not-the-secret" }, UPSERT, body())).body
+          .error.code,
+      ).toBe("OPEN_API_UNAUTHORIZED");
     });
   });
 
-  describe("keys and merchants (§5.3)", () => {
-    it("§5.3 a revoked key is refused from the next request on (401); the merchant's other key still works", async () => {
+  describe("keys and merchants (Signing requests)", () => {
+    it("Signing requests: a revoked key is refused from the next request on (401); the merchant's other key still works", async () => {
       const other = await fixture.api.newMerchant();
-      const spare = (await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as { apiKey: string; secret: string };
+      const spare = (await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as {
+        apiKey: string;
+        secret: string;
+      };
       expect((await other.client.upsertViewer(body())).created).toBe(true);
       expect((await fixture.api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
-      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
+      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({
+        status: 401,
+        code: "OPEN_API_UNAUTHORIZED",
+      });
       expect((await fixture.api.client(spare).upsertViewer(body())).created).toBe(true);
     });
 
-    it("§5.3 a suspended merchant: 403 TENANT_SUSPENDED from the next request on; reactivated, it works again", async () => {
+    it("Signing requests: a suspended merchant: 403 TENANT_SUSPENDED from the next request on; reactivated, it works again", async () => {
       const other = await fixture.api.newMerchant();
       await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
-      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
-      expect(await apiError(other.client.issueLoginTicket({ uid: 10_000, ticketCode: other.ticketCode }))).toMatchObject({ code: "TENANT_SUSPENDED" });
+      expect(await apiError(other.client.upsertViewer(body()))).toMatchObject({
+        status: 403,
+        code: "TENANT_SUSPENDED",
+      });
+      expect(
+        await apiError(other.client.issueLoginTicket({ uid: 10_000, ticketCode: other.ticketCode })),
+      ).toMatchObject({ code: "TENANT_SUSPENDED" });
       await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
       expect((await other.client.upsertViewer(body())).created).toBe(true);
     });
 
     it("API-key secrets are stored encrypted, not in plaintext", async () => {
-      const rows = await fixture.database.handle.db.selectFrom("api_keys").select(["api_key", "secret_sealed"]).where("api_key", "=", fixture.merchant.apiKey).execute();
+      const rows = await fixture.database.handle.db
+        .selectFrom("api_keys")
+        .select(["api_key", "secret_sealed"])
+        .where("api_key", "=", fixture.merchant.apiKey)
+        .execute();
       expect(rows[0]!.secret_sealed).toMatch(/^v1\./);
       expect(rows[0]!.secret_sealed).not.toContain(fixture.merchant.secret);
     });
   });
 
-  describe("replay (§5.3)", () => {
-    it("§7.1 the same nonce twice: 409 OPEN_API_REPLAYED", async () => {
+  describe("replay (Signing requests)", () => {
+    it("Errors and retries: the same nonce twice: 409 OPEN_API_REPLAYED", async () => {
       const reused = nonce();
       expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe(
+        "OPEN_API_REPLAYED",
+      );
     });
 
-    it("§5.3 a nonce is used up even when the business validation failed", async () => {
+    it("Signing requests: a nonce is used up even when the business validation failed", async () => {
       const reused = nonce();
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused })).body.error.code).toBe("REQUEST_INVALID");
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect(
+        (await fixture.api.signed(fixture.merchant, UPSERT, { externalUserId: "x", phone: null }, { nonce: reused }))
+          .body.error.code,
+      ).toBe("REQUEST_INVALID");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).body.error.code).toBe(
+        "OPEN_API_REPLAYED",
+      );
     });
 
     it("the nonce consumed with the operation's statement: replays of upsert and ticket requests, 409 before any business answer", async () => {
-      const uid = ((await fixture.api.signed(fixture.merchant, UPSERT, body())).body as { data: { viewer: { uid: number } } }).data.viewer.uid;
+      const uid = (
+        (await fixture.api.signed(fixture.merchant, UPSERT, body())).body as { data: { viewer: { uid: number } } }
+      ).data.viewer.uid;
       const reused = nonce();
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: reused })).status).toBe(200);
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, { externalUserId: "dn", displayName: "Ann" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect(
+        (
+          await fixture.api.signed(
+            fixture.merchant,
+            TICKET,
+            { uid, ticketCode: fixture.merchant.ticketCode },
+            { nonce: reused },
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await fixture.api.signed(
+            fixture.merchant,
+            TICKET,
+            { uid, ticketCode: fixture.merchant.ticketCode },
+            { nonce: reused },
+          )
+        ).body.error.code,
+      ).toBe("OPEN_API_REPLAYED");
+      expect(
+        (await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: reused }))
+          .body.error.code,
+      ).toBe("OPEN_API_REPLAYED");
+      expect(
+        (
+          await fixture.api.signed(
+            fixture.merchant,
+            UPSERT,
+            { externalUserId: "dn", displayName: "Ann" },
+            { nonce: reused },
+          )
+        ).body.error.code,
+      ).toBe("OPEN_API_REPLAYED");
       // Business errors use the nonce up too.
       const failed = nonce();
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: failed })).body.error.code).toBe("WEBINAR_NOT_FOUND");
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: fixture.merchant.ticketCode }, { nonce: failed })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect(
+        (await fixture.api.signed(fixture.merchant, TICKET, { uid, ticketCode: "wbn-nothing-here" }, { nonce: failed }))
+          .body.error.code,
+      ).toBe("WEBINAR_NOT_FOUND");
+      expect(
+        (
+          await fixture.api.signed(
+            fixture.merchant,
+            TICKET,
+            { uid, ticketCode: fixture.merchant.ticketCode },
+            { nonce: failed },
+          )
+        ).body.error.code,
+      ).toBe("OPEN_API_REPLAYED");
       const missing = nonce();
-      expect((await fixture.api.signed(fixture.merchant, TICKET, { uid: uid === limits.uidMax ? limits.uidMin : limits.uidMax, ticketCode: fixture.merchant.ticketCode }, { nonce: missing })).body.error.code).toBe("VIEWER_NOT_FOUND");
-      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: missing })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect(
+        (
+          await fixture.api.signed(
+            fixture.merchant,
+            TICKET,
+            { uid: uid === limits.uidMax ? limits.uidMin : limits.uidMax, ticketCode: fixture.merchant.ticketCode },
+            { nonce: missing },
+          )
+        ).body.error.code,
+      ).toBe("VIEWER_NOT_FOUND");
+      expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: missing })).body.error.code).toBe(
+        "OPEN_API_REPLAYED",
+      );
     });
 
     it("a revoked key or a suspended merchant is refused on the ticket path too, right after a successful request", async () => {
@@ -156,27 +285,51 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       const uid = (await other.client.upsertViewer(body())).viewer.uid;
       expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
       await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "SUSPENDED" });
-      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 403, code: "TENANT_SUSPENDED" });
+      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({
+        status: 403,
+        code: "TENANT_SUSPENDED",
+      });
       await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
       expect((await other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode })).loginTicket).toMatch(/^lt_/);
       expect((await fixture.api.admin("POST", `/admin/v1/api-keys/${other.apiKey}/revoke`, {})).status).toBe(200);
-      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
+      expect(await apiError(other.client.issueLoginTicket({ uid, ticketCode: other.ticketCode }))).toMatchObject({
+        status: 401,
+        code: "OPEN_API_UNAUTHORIZED",
+      });
     });
 
     it("a forged request does not burn the nonce (consumed only after the signature verifies)", async () => {
       const reused = nonce();
-      expect((await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "wrong" }, UPSERT, body(), { nonce: reused })).status).toBe(401);
+      expect(
+        (
+          await fixture.api.signed({ apiKey: fixture.merchant.apiKey, secret: "wrong" }, UPSERT, body(), {
+            nonce: reused,
+          })
+        ).status,
+      ).toBe(401);
       expect((await fixture.api.signed(fixture.merchant, UPSERT, body(), { nonce: reused })).status).toBe(200);
     });
 
     it("one nonce sent to two server instances sharing the database at once: exactly one accepted", async () => {
       // The second instance opens its own connection (pool) when the database is PostgreSQL, like a second process.
-      const second = kind === "postgres" ? await startTestServer(fixture.database, {}, { database: undefined as never }) : await startTestServer(fixture.database);
+      const second =
+        kind === "postgres"
+          ? await startTestServer(fixture.database, {}, { database: undefined as never })
+          : await startTestServer(fixture.database);
       try {
         for (let round = 0; round < 5; round += 1) {
           const raw = JSON.stringify(body());
-          const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
-          const answers = await Promise.all([fixture.api.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
+          const { headers } = await signRequest({
+            apiKey: fixture.merchant.apiKey,
+            secret: fixture.merchant.secret,
+            path: UPSERT,
+            body: raw,
+          });
+          const answers = await Promise.all(
+            [fixture.api.url, second.url].map((url) =>
+              fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw }),
+            ),
+          );
           expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
         }
       } finally {
@@ -184,22 +337,30 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       }
     });
 
-    it("nonce rows are kept twice the skew window, then pruned", async () => {
+    it("nonce rows are kept until the expiry the verifier gives (twice the skew window), then pruned", async () => {
       let at = Date.now();
-      const store = createDatabaseNonceStore(fixture.database.handle.db, { clockSkewSeconds: 300, runtime: { now: () => at } });
+      const { store, prune } = openNonceStore({ db: fixture.database.handle.db, runtime: { now: () => at } });
       const key = `wk_prune_${counter++}`;
-      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(true);
-      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(false);
+      const expiry = at + 600_000;
+      expect(await store.consume(key, "n".repeat(32), expiry)).toBe(true);
+      expect(await store.consume(key, "n".repeat(32), expiry)).toBe(false);
       at += 599_000;
-      await store.prune();
-      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(false);
+      await prune();
+      expect(await store.consume(key, "n".repeat(32), at + 600_000)).toBe(false);
       at += 2000;
-      await store.prune();
-      expect(await store.consume(key, "n".repeat(32), at + 1000)).toBe(true);
+      await prune();
+      expect(
+        await fixture.database.handle.db
+          .selectFrom("open_api_nonces")
+          .select("nonce")
+          .where("api_key", "=", key)
+          .execute(),
+      ).toEqual([]);
+      expect(await store.consume(key, "n".repeat(32), at + 600_000)).toBe(true);
     });
   });
 
-  describe("paths and methods (§4, §5.3)", () => {
+  describe("paths and methods (the operations, Signing requests)", () => {
     it.each([
       ["a trailing slash", `${UPSERT}/`],
       ["a query string", `${UPSERT}?x=1`],
@@ -207,16 +368,25 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
       ["percent-encoding", UPSERT.replace("upsert", "%75psert")],
       ["a dot segment", "/api/v1/open/viewers/../viewers/upsert"],
       ["a double slash", UPSERT.replace("/viewers", "//viewers")],
-    ])("§5.3 %s: 401 OPEN_API_UNAUTHORIZED", async (_label, sendPath) => {
+    ])("Signing requests: %s: 401 OPEN_API_UNAUTHORIZED", async (_label, sendPath) => {
       const raw = JSON.stringify(body());
-      const { headers } = await signRequest({ apiKey: fixture.merchant.apiKey, secret: fixture.merchant.secret, path: UPSERT, body: raw });
+      const { headers } = await signRequest({
+        apiKey: fixture.merchant.apiKey,
+        secret: fixture.merchant.secret,
+        path: UPSERT,
+        body: raw,
+      });
       const answer = await rawRequest(fixture.api.url, { path: sendPath, headers: { ...headers }, body: raw });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe("OPEN_API_UNAUTHORIZED");
     });
 
     it("a path that is no operation: 404 REQUEST_INVALID in the envelope", async () => {
-      const answer = await rawRequest(fixture.api.url, { path: "/api/v1/open/nothing", headers: { "content-type": "application/json" }, body: "{}" });
+      const answer = await rawRequest(fixture.api.url, {
+        path: "/api/v1/open/nothing",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(answer).toMatchObject({ status: 404, body: { error: { code: "REQUEST_INVALID" } } });
       expect(answer.headers["x-request-id"]).toBe(answer.body.requestId);
     });
@@ -227,11 +397,14 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
     });
   });
 
-  describe("body limit (§8)", () => {
-    it("§7.1 a body over WEBINAR_MAX_BODY_BYTES: 400 REQUEST_INVALID", async () => {
+  describe("body limit (Limits)", () => {
+    it("Errors and retries: a body over WEBINAR_MAX_BODY_BYTES: 400 REQUEST_INVALID", async () => {
       const small = await startTestServer(fixture.database, { WEBINAR_MAX_BODY_BYTES: "2048" });
       try {
-        const answer = await small.signed(fixture.merchant, UPSERT, { externalUserId: "big", displayName: "x".repeat(3000) });
+        const answer = await small.signed(fixture.merchant, UPSERT, {
+          externalUserId: "big",
+          displayName: "x".repeat(3000),
+        });
         expect(answer).toMatchObject({ status: 400, body: { error: { code: "REQUEST_INVALID" } } });
         expect((await small.signed(fixture.merchant, UPSERT, body())).status).toBe(200);
       } finally {
@@ -240,29 +413,46 @@ describe.each(DATABASE_KINDS)("authentication (§5, §7.1) on %s", (kind) => {
     });
   });
 
-  describe("origins (§5.3)", () => {
-    it("§7.1 a browser origin without cross-origin configuration: 403 ORIGIN_FORBIDDEN", async () => {
-      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+  describe("origins (Signing requests)", () => {
+    it("Errors and retries: a browser origin without cross-origin configuration: 403 ORIGIN_FORBIDDEN", async () => {
+      const answer = await fixture.api.signed(fixture.merchant, UPSERT, body(), {
+        headers: { Origin: "https://docs.example.com" },
+      });
       expect(answer).toMatchObject({ status: 403, body: { error: { code: "ORIGIN_FORBIDDEN" } } });
     });
 
     it("WEBINAR_ALLOWED_ORIGINS: an allowed origin gets CORS headers and a preflight; others 403", async () => {
-      const cors = await startTestServer(fixture.database, { WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000" });
+      const cors = await startTestServer(fixture.database, {
+        WEBINAR_ALLOWED_ORIGINS: "https://docs.example.com, http://localhost:3000",
+      });
       try {
-        const allowed = await cors.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://docs.example.com" } });
+        const allowed = await cors.signed(fixture.merchant, UPSERT, body(), {
+          headers: { Origin: "https://docs.example.com" },
+        });
         expect(allowed.status).toBe(200);
         expect(allowed.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
         const preflight = await rawRequest(cors.url, {
           method: "OPTIONS",
           path: UPSERT,
-          headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-api-key" },
+          headers: {
+            Origin: "http://localhost:3000",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type,x-api-key",
+          },
         });
         expect(preflight.status).toBe(204);
         expect(preflight.headers["access-control-allow-headers"]).toContain("X-Signature");
-        const refused = await cors.signed(fixture.merchant, UPSERT, body(), { headers: { Origin: "https://evil.example" } });
+        const refused = await cors.signed(fixture.merchant, UPSERT, body(), {
+          headers: { Origin: "https://evil.example" },
+        });
         expect(refused.body.error.code).toBe("ORIGIN_FORBIDDEN");
         // An error answer to an allowed origin is readable by the page too.
-        const conflict = await cors.signed(fixture.merchant, UPSERT, { externalUserId: "x", phone: null }, { headers: { Origin: "https://docs.example.com" } });
+        const conflict = await cors.signed(
+          fixture.merchant,
+          UPSERT,
+          { externalUserId: "x", phone: null },
+          { headers: { Origin: "https://docs.example.com" } },
+        );
         expect(conflict.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
         expect(cors.violations).toEqual([]);
       } finally {
@@ -290,13 +480,26 @@ describe("Redis nonce store (REDIS_URL)", () => {
       const merchant = await first.newMerchant();
       const reused = nonce();
       expect((await first.signed(merchant, UPSERT, { externalUserId: "r1" }, { nonce: reused })).status).toBe(200);
-      expect((await second.signed(merchant, UPSERT, { externalUserId: "r2" }, { nonce: reused })).body.error.code).toBe("OPEN_API_REPLAYED");
+      expect((await second.signed(merchant, UPSERT, { externalUserId: "r2" }, { nonce: reused })).body.error.code).toBe(
+        "OPEN_API_REPLAYED",
+      );
       const raw = JSON.stringify({ externalUserId: "r3" });
-      const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: UPSERT, body: raw });
-      const answers = await Promise.all([first.url, second.url].map((url) => fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw })));
+      const { headers } = await signRequest({
+        apiKey: merchant.apiKey,
+        secret: merchant.secret,
+        path: UPSERT,
+        body: raw,
+      });
+      const answers = await Promise.all(
+        [first.url, second.url].map((url) =>
+          fetch(`${url}${UPSERT}`, { method: "POST", headers: { ...headers }, body: raw }),
+        ),
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
       // Nothing of it went to the database's nonce table.
-      expect(await database.handle.db.selectFrom("open_api_nonces").select("nonce").where("nonce", "=", reused).execute()).toEqual([]);
+      expect(
+        await database.handle.db.selectFrom("open_api_nonces").select("nonce").where("nonce", "=", reused).execute(),
+      ).toEqual([]);
       expect([...first.violations, ...second.violations]).toEqual([]);
     } finally {
       await first.close();

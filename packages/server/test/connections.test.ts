@@ -63,7 +63,9 @@ describe("time limits, header size (small values through the environment)", () =
 
   it("WEBINAR_REQUEST_TIMEOUT_MS: a client that never finishes its body is answered 408 and disconnected", async () => {
     const connection = await open(server.url);
-    connection.socket.write("POST /w/api/session HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ticketCode\"");
+    connection.socket.write(
+      'POST /w/api/session HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ticketCode"',
+    );
     const trickle = setInterval(() => connection.socket.write(" "), 200);
     await connection.closed;
     clearInterval(trickle);
@@ -126,31 +128,83 @@ describe("a server with the default limits", () => {
 
   it("every answer of every route family carries nosniff and no-store", async () => {
     const upsertBody = JSON.stringify({ externalUserId: "headers-1" });
-    const signed = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path: "/api/v1/open/viewers/upsert", body: upsertBody });
+    const signed = await signRequest({
+      apiKey: merchant.apiKey,
+      secret: merchant.secret,
+      path: "/api/v1/open/viewers/upsert",
+      body: upsertBody,
+    });
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
     const json = { "content-type": "application/json" };
     const cases: [string, string, RequestInit, number][] = [
       ["health", "/healthz", {}, 200],
       ["unknown path", "/no/such/path", { method: "POST" }, 404],
-      ["Open API signed success", "/api/v1/open/viewers/upsert", { method: "POST", headers: { ...signed.headers }, body: upsertBody }, 200],
-      ["Open API validator rejection", "/api/v1/open/viewers/upsert", { method: "POST", headers: json, body: upsertBody }, 400],
+      [
+        "Open API signed success",
+        "/api/v1/open/viewers/upsert",
+        { method: "POST", headers: { ...signed.headers }, body: upsertBody },
+        200,
+      ],
+      [
+        "Open API validator rejection",
+        "/api/v1/open/viewers/upsert",
+        { method: "POST", headers: json, body: upsertBody },
+        400,
+      ],
       ["Open API wrong method", "/api/v1/open/viewers/upsert", { method: "GET" }, 405],
-      ["Open API replay", "/api/v1/open/viewers/upsert", { method: "POST", headers: { ...signed.headers }, body: upsertBody }, 409],
-      ["CORS preflight", "/api/v1/open/viewers/upsert", { method: "OPTIONS", headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" } }, 403],
-      ["admin success", "/admin/v1/merchants", { method: "POST", headers: admin, body: JSON.stringify({ name: "Headers" }) }, 201],
+      [
+        "Open API replay",
+        "/api/v1/open/viewers/upsert",
+        { method: "POST", headers: { ...signed.headers }, body: upsertBody },
+        409,
+      ],
+      [
+        "CORS preflight",
+        "/api/v1/open/viewers/upsert",
+        {
+          method: "OPTIONS",
+          headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" },
+        },
+        403,
+      ],
+      [
+        "admin success",
+        "/admin/v1/merchants",
+        { method: "POST", headers: admin, body: JSON.stringify({ name: "Headers" }) },
+        201,
+      ],
       ["admin without token", "/admin/v1/merchants", { method: "POST", headers: json, body: "{}" }, 401],
       ["admin unknown path", "/admin/v1/nothing", { method: "POST", headers: admin, body: "{}" }, 404],
       ["admin body invalid", "/admin/v1/merchants", { method: "POST", headers: admin, body: "[" }, 400],
       ["watch page", `/w/${merchant.ticketCode}`, {}, 200],
-      ["exchange, bad ticket", "/w/api/session", { method: "POST", headers: json, body: exchangeBody(merchant.ticketCode) }, 401],
+      [
+        "exchange, bad ticket",
+        "/w/api/session",
+        { method: "POST", headers: json, body: exchangeBody(merchant.ticketCode) },
+        401,
+      ],
       ["exchange, not JSON", "/w/api/session", { method: "POST", headers: json, body: "nope" }, 400],
       ["exchange, wrong method", "/w/api/session", { method: "GET" }, 405],
-      ["playback without session", "/w/api/playback/heartbeat", { method: "POST", headers: json, body: JSON.stringify({ playbackId: "pb_0000000000000000000000", playing: true }) }, 401],
+      [
+        "playback without session",
+        "/w/api/playback/heartbeat",
+        {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ playbackId: "pb_0000000000000000000000", playing: true }),
+        },
+        401,
+      ],
     ];
     for (const [name, path, init, status] of cases) {
       const response = await fetch(`${server.url}${path}`, init);
       await response.arrayBuffer();
-      expect({ name, status: response.status, nosniff: response.headers.get("x-content-type-options"), cache: response.headers.get("cache-control") }).toEqual({
+      expect({
+        name,
+        status: response.status,
+        nosniff: response.headers.get("x-content-type-options"),
+        cache: response.headers.get("cache-control"),
+      }).toEqual({
         name,
         status,
         nosniff: "nosniff",
@@ -160,20 +214,24 @@ describe("a server with the default limits", () => {
   });
 
   it("a client that hangs up mid-body is logged at info, never as an error or a 500", async () => {
-    const signedHeaders = "X-API-Key: wk_live_x\r\nX-Timestamp: 1\r\nX-Nonce: 0123456789abcdef0123\r\nX-Signature: " + "0".repeat(64) + "\r\n";
+    const signedHeaders = `X-API-Key: wk_live_x\r\nX-Timestamp: 1\r\nX-Nonce: 0123456789abcdef0123\r\nX-Signature: ${"0".repeat(64)}\r\n`;
     for (const [path, extra] of [
       ["/api/v1/open/viewers/upsert", signedHeaders],
       ["/w/api/session", ""],
       ["/admin/v1/merchants", `Authorization: Bearer ${ADMIN_TOKEN}\r\n`],
     ] as const) {
       const connection = await open(server.url);
-      connection.socket.write(`POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n${extra}Content-Length: 1000\r\n\r\n{"externalUserId":`);
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n${extra}Content-Length: 1000\r\n\r\n{"externalUserId":`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       connection.socket.destroy();
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const logs = server.logs();
-    const gone = logs.filter((record) => record.msg === "the client closed the connection before its request was complete");
+    const gone = logs.filter(
+      (record) => record.msg === "the client closed the connection before its request was complete",
+    );
     expect(gone.map((record) => [record.level, record.path])).toEqual([
       ["info", "/api/v1/open/viewers/upsert"],
       ["info", "/w/api/session"],
@@ -188,7 +246,9 @@ describe("a server with the default limits", () => {
     await waitFor(idle, '"status":"ok"');
     const body = exchangeBody(merchant.ticketCode);
     const inFlight = await open(server.url);
-    inFlight.socket.write(`POST /w/api/session HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    inFlight.socket.write(
+      `POST /w/api/session HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     server.child.kill("SIGTERM");

@@ -25,7 +25,11 @@ afterAll(async () => {
 it(`${ROUNDS} rounds of ${CONTENDERS} simultaneous starters on a stale lock: exactly one wins each round`, async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), "webinar-lock-race-"));
   const contend = async (startAt: number, holdMs: number) => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", CONTENDER, scratch!, String(startAt), String(holdMs)], { cwd: REPOSITORY_ROOT });
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", CONTENDER, scratch!, String(startAt), String(holdMs)],
+      { cwd: REPOSITORY_ROOT },
+    );
     return stdout.trim();
   };
   // Round 0: one holder that leaves a stale lock behind.

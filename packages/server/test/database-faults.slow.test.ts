@@ -34,7 +34,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // A server that died under the fault says why.
-  if (server !== undefined && server.child.exitCode !== null) console.log(`the server exited (${server.child.exitCode}): ${server.stderr.join("")}${server.stdout.join("").slice(-2000)}`);
+  if (server !== undefined && server.child.exitCode !== null)
+    console.log(
+      `the server exited (${server.child.exitCode}): ${server.stderr.join("")}${server.stdout.join("").slice(-2000)}`,
+    );
   await server?.stop("SIGKILL");
   await postgres?.destroy();
 });
@@ -54,9 +57,20 @@ async function call(operationId: OperationId, body: unknown): Promise<Answer> {
   const { headers } = await signRequest({ apiKey: merchant.apiKey, secret: merchant.secret, path, body: text });
   const started = performance.now();
   try {
-    const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { ...headers }, body: text, signal: AbortSignal.timeout(HANG_MS) });
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { ...headers },
+      body: text,
+      signal: AbortSignal.timeout(HANG_MS),
+    });
     const answer = (await response.json()) as { data?: unknown; error?: { code: string } };
-    return { operationId, status: response.status, code: answer.error?.code, ms: performance.now() - started, data: answer.data };
+    return {
+      operationId,
+      status: response.status,
+      code: answer.error?.code,
+      ms: performance.now() - started,
+      data: answer.data,
+    };
   } catch {
     return { operationId, status: 0, code: "HANG", ms: performance.now() - started, data: undefined };
   }
@@ -64,7 +78,11 @@ async function call(operationId: OperationId, body: unknown): Promise<Answer> {
 
 /** Every answer is 200 or a 503 with a code the operation documents for 503. */
 function unexpectedAnswers(answers: Answer[]): Answer[] {
-  return answers.filter(({ operationId, status, code }) => status !== 200 && !(status === 503 && (operations[operationId].errors["503"] as readonly string[]).includes(code!)));
+  return answers.filter(
+    ({ operationId, status, code }) =>
+      status !== 200 &&
+      !(status === 503 && (operations[operationId].errors["503"] as readonly string[]).includes(code!)),
+  );
 }
 
 describe("PostgreSQL crash (pg_ctl stop -m immediate) under steady load", () => {
@@ -84,7 +102,10 @@ describe("PostgreSQL crash (pg_ctl stop -m immediate) under steady load", () => 
         if (upsert.status === 200) {
           acknowledgedViewers.set(externalUserId, upsert.data.viewer.uid as number);
           if (databaseBackAt !== undefined) firstSuccessAfterStart ??= performance.now();
-          const ticket = await call("issueLoginTicket", { uid: upsert.data.viewer.uid, ticketCode: merchant.ticketCode });
+          const ticket = await call("issueLoginTicket", {
+            uid: upsert.data.viewer.uid,
+            ticketCode: merchant.ticketCode,
+          });
           answers.push(ticket);
           if (ticket.status === 200) acknowledgedTickets.push(ticket.data.loginTicket as string);
         } else {
@@ -101,14 +122,16 @@ describe("PostgreSQL crash (pg_ctl stop -m immediate) under steady load", () => 
     const startIssuedAt = performance.now();
     await postgres.start();
     databaseBackAt = performance.now();
-    while (firstSuccessAfterStart === undefined && performance.now() - databaseBackAt < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (firstSuccessAfterStart === undefined && performance.now() - databaseBackAt < 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
     await load;
 
     const recoveryMs = Math.round((firstSuccessAfterStart ?? Number.NaN) - databaseBackAt);
     const byStatus = new Map<string, number>();
-    for (const { status, code } of answers) byStatus.set(`${status} ${code ?? "-"}`, (byStatus.get(`${status} ${code ?? "-"}`) ?? 0) + 1);
+    for (const { status, code } of answers)
+      byStatus.set(`${status} ${code ?? "-"}`, (byStatus.get(`${status} ${code ?? "-"}`) ?? 0) + 1);
     console.log(
       `database crash under load: ${answers.length} answers (${[...byStatus].map(([key, value]) => `${key}: ${value}`).join(", ")}); ` +
         `${beforeCrash} writes acknowledged before the crash, ${acknowledgedViewers.size} viewers and ${acknowledgedTickets.length} tickets in all; ` +
@@ -124,12 +147,18 @@ describe("PostgreSQL crash (pg_ctl stop -m immediate) under steady load", () => 
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
     try {
-      const viewers = await client.query<{ external_user_id: string; uid: number }>("select external_user_id, uid from viewers where merchant_id = $1", [merchant.merchantId]);
+      const viewers = await client.query<{ external_user_id: string; uid: number }>(
+        "select external_user_id, uid from viewers where merchant_id = $1",
+        [merchant.merchantId],
+      );
       const stored = new Map(viewers.rows.map((row) => [row.external_user_id, row.uid]));
       const lost = [...acknowledgedViewers].filter(([externalUserId, uid]) => stored.get(externalUserId) !== uid);
       expect(lost).toEqual([]);
       const hashes = acknowledgedTickets.map((ticket) => createHash("sha256").update(ticket).digest("hex"));
-      const tickets = await client.query<{ count: string }>("select count(*) from login_tickets where ticket_hash = any($1)", [hashes]);
+      const tickets = await client.query<{ count: string }>(
+        "select count(*) from login_tickets where ticket_hash = any($1)",
+        [hashes],
+      );
       expect(Number(tickets.rows[0]!.count)).toBe(acknowledgedTickets.length);
     } finally {
       await client.end();
@@ -154,7 +183,12 @@ describe("PostgreSQL that stops answering (every process SIGSTOPped)", () => {
         call("upsertViewer", { externalUserId: "during-freeze" }),
         call("issueLoginTicket", { uid, ticketCode: merchant.ticketCode }),
         call("getWatchOverview", { ticketCode: merchant.ticketCode, playbackMode: "ALL" }),
-        call("queryViewerWatch", { ticketCode: merchant.ticketCode, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 10 }),
+        call("queryViewerWatch", {
+          ticketCode: merchant.ticketCode,
+          playbackMode: "REPLAY",
+          sort: "WATCH_SECONDS_DESC",
+          pageSize: 10,
+        }),
       ]);
       const timed = async (name: string, request: () => Promise<Response>) => {
         const started = performance.now();
@@ -168,8 +202,22 @@ describe("PostgreSQL that stops answering (every process SIGSTOPped)", () => {
       };
       const signal = () => AbortSignal.timeout(HANG_MS);
       others = await Promise.all([
-        timed("exchange", () => fetch(`${server.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ticketCode: merchant.ticketCode, loginTicket: ticket.data.loginTicket }), signal: signal() })),
-        timed("admin", () => fetch(`${server.url}/admin/v1/merchants`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name: "frozen" }), signal: signal() })),
+        timed("exchange", () =>
+          fetch(`${server.url}/w/api/session`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ticketCode: merchant.ticketCode, loginTicket: ticket.data.loginTicket }),
+            signal: signal(),
+          }),
+        ),
+        timed("admin", () =>
+          fetch(`${server.url}/admin/v1/merchants`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+            body: JSON.stringify({ name: "frozen" }),
+            signal: signal(),
+          }),
+        ),
         timed("health", () => fetch(`${server.url}/healthz`, { signal: signal() })),
       ]);
     } finally {

@@ -20,10 +20,15 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
   const logs = new Capture();
 
   const admin = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  const timed = async <T>(work: () => Promise<T>): Promise<{ value: T | undefined; error: any; ms: number }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const timed = async <T>(work: () => Promise<T>): Promise<{ value: T | undefined; error: any; ms: number }> => {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const started = Date.now();
     try {
       return { value: await work(), error: undefined, ms: Date.now() - started };
@@ -47,7 +52,13 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
     const { merchantId } = (await admin("/admin/v1/merchants", { name: "Outage" })).body;
     const key = (await admin(`/admin/v1/merchants/${merchantId}/api-keys`, {})).body;
     ticketCode = (await admin(`/admin/v1/merchants/${merchantId}/webinars`, {})).body.ticketCode;
-    client = createWebinarClient({ baseUrl: server.url, apiKey: key.apiKey, secret: key.secret, retry: false, fetch: contractCheckingFetch(violations) });
+    client = createWebinarClient({
+      baseUrl: server.url,
+      apiKey: key.apiKey,
+      secret: key.secret,
+      retry: false,
+      fetch: contractCheckingFetch(violations),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -73,10 +84,16 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
       expect(overview.error?.status).toBe(503);
 
       const exchange = await timed(() =>
-        fetch(`${server.url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ticketCode, loginTicket }) }),
+        fetch(`${server.url}/w/api/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ticketCode, loginTicket }),
+        }),
       );
       expect(exchange.value?.status).toBe(503);
-      expect(((await exchange.value?.json()) as { error: { code: string } }).error.code).toBe("AUTH_DEPENDENCY_UNAVAILABLE");
+      expect(((await exchange.value!.json()) as { error: { code: string } }).error.code).toBe(
+        "AUTH_DEPENDENCY_UNAVAILABLE",
+      );
       expect(exchange.ms).toBeLessThan(5000);
 
       const adminAnswer = await timed(() => admin("/admin/v1/merchants", { name: "during" }));

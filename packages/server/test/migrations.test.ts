@@ -15,11 +15,15 @@ import pg from "pg";
 
 async function openRaw(kind: string): Promise<{ db: Kysely<Database>; close(): Promise<void> }> {
   if (kind === "pglite") {
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(await PGlite.create({ loadDataDir: await pgliteSnapshot() })) });
+    const db = new Kysely<Database>({
+      dialect: new PGliteDialect(await PGlite.create({ loadDataDir: await pgliteSnapshot() })),
+    });
     return { db, close: () => db.destroy() };
   }
   const database = await createPostgresDatabase("migrations");
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }),
+  });
   return {
     db,
     async close() {
@@ -30,10 +34,42 @@ async function openRaw(kind: string): Promise<{ db: Kysely<Database>; close(): P
 }
 
 const sessions = [
-  { uid: 10_001, anonymousId: null, mode: "LIVE", watchSeconds: 1800, deviceType: "DESKTOP", protocol: "WEBRTC", startedAt: "2026-11-21T08:00:00Z" },
-  { uid: 10_001, anonymousId: null, mode: "REPLAY", watchSeconds: 100, deviceType: "MOBILE", protocol: null, startedAt: "2026-11-21T10:00:00Z" },
-  { uid: 10_002, anonymousId: null, mode: "LIVE", watchSeconds: 60, deviceType: "TV", protocol: "HLS", startedAt: "2026-11-21T08:10:00Z" },
-  { uid: null, anonymousId: "anon-1", mode: "LIVE", watchSeconds: 30, deviceType: "UNKNOWN", protocol: null, startedAt: "2026-11-21T08:20:00Z" },
+  {
+    uid: 10_001,
+    anonymousId: null,
+    mode: "LIVE",
+    watchSeconds: 1800,
+    deviceType: "DESKTOP",
+    protocol: "WEBRTC",
+    startedAt: "2026-11-21T08:00:00Z",
+  },
+  {
+    uid: 10_001,
+    anonymousId: null,
+    mode: "REPLAY",
+    watchSeconds: 100,
+    deviceType: "MOBILE",
+    protocol: null,
+    startedAt: "2026-11-21T10:00:00Z",
+  },
+  {
+    uid: 10_002,
+    anonymousId: null,
+    mode: "LIVE",
+    watchSeconds: 60,
+    deviceType: "TV",
+    protocol: "HLS",
+    startedAt: "2026-11-21T08:10:00Z",
+  },
+  {
+    uid: null,
+    anonymousId: "anon-1",
+    mode: "LIVE",
+    watchSeconds: 30,
+    deviceType: "UNKNOWN",
+    protocol: null,
+    startedAt: "2026-11-21T08:20:00Z",
+  },
 ] as const;
 
 describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
@@ -50,31 +86,80 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
 
   async function seed(db: Kysely<Database>) {
     const now = new Date("2026-11-21T12:00:00Z");
-    await db.insertInto("merchants").values({ id: "m1", name: "M", watch_origin: null, status: "ACTIVE", created_at: now }).execute();
+    await db
+      .insertInto("merchants")
+      .values({ id: "m1", name: "M", watch_origin: null, status: "ACTIVE", created_at: now })
+      .execute();
     await db
       .insertInto("webinars")
-      .values({ id: "w1", merchant_id: "m1", ticket_code: "code-1", title: null, status: "PUBLISHED", live_status: "NOT_STARTED", live_started_at: null, live_ended_at: null, live_finalized_at: null, created_at: now })
+      .values({
+        id: "w1",
+        merchant_id: "m1",
+        ticket_code: "code-1",
+        title: null,
+        status: "PUBLISHED",
+        live_status: "NOT_STARTED",
+        live_started_at: null,
+        live_ended_at: null,
+        live_finalized_at: null,
+        created_at: now,
+      })
       .execute();
     for (const uid of [10_001, 10_002]) {
-      await db.insertInto("viewers").values({ merchant_id: "m1", uid, external_user_id: `e${uid}`, phone: null, display_name: null, created_at: now, updated_at: now }).execute();
+      await db
+        .insertInto("viewers")
+        .values({
+          merchant_id: "m1",
+          uid,
+          external_user_id: `e${uid}`,
+          phone: null,
+          display_name: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
     }
   }
 
   const snapshot = (db: Kysely<Database>) =>
     Promise.all([
-      sql`select webinar_id, scope, subject_key, uid, live_seconds::float8 as l, replay_seconds::float8 as r, total_seconds::float8 as t, session_count, first_watched_at, last_watched_at, device_types, protocols from watch_subject_totals order by scope, subject_key`.execute(db).then((result) => result.rows),
-      sql`select webinar_id, scope, kind, viewer_count, session_count, watch_seconds::float8 as s from watch_totals order by scope, kind`.execute(db).then((result) => result.rows),
+      sql`select webinar_id, scope, subject_key, uid, live_seconds::float8 as l, replay_seconds::float8 as r, total_seconds::float8 as t, session_count, first_watched_at, last_watched_at, device_types, protocols from watch_subject_totals order by scope, subject_key`
+        .execute(db)
+        .then((result) => result.rows),
+      sql`select webinar_id, scope, kind, viewer_count, session_count, watch_seconds::float8 as s from watch_totals order by scope, kind`
+        .execute(db)
+        .then((result) => result.rows),
     ]);
 
   it("0003 backfills the watch statistics of earlier sessions exactly as recording them does", async () => {
     // Up to 0002, then sessions written the old way, then the rest.
-    const upTo0002 = new Migrator({ db: backfilled.db, provider: { getMigrations: async () => ({ "0001_initial": migrations["0001_initial"]!, "0002_issue_login_ticket_function": migrations["0002_issue_login_ticket_function"]! }) } });
+    const upTo0002 = new Migrator({
+      db: backfilled.db,
+      provider: {
+        getMigrations: async () => ({
+          "0001_initial": migrations["0001_initial"]!,
+          "0002_issue_login_ticket_function": migrations["0002_issue_login_ticket_function"]!,
+        }),
+      },
+    });
     expect((await upTo0002.migrateToLatest()).error).toBeUndefined();
     await seed(backfilled.db);
     for (const [i, s] of sessions.entries()) {
       await backfilled.db
         .insertInto("playback_sessions")
-        .values({ id: `p${i}`, webinar_id: "w1", merchant_id: "m1", uid: s.uid, anonymous_id: s.anonymousId, mode: s.mode, watch_seconds: s.watchSeconds, device_type: s.deviceType, protocol: s.protocol, started_at: s.startedAt, recorded_at: "2026-11-21T12:00:00Z" })
+        .values({
+          id: `p${i}`,
+          webinar_id: "w1",
+          merchant_id: "m1",
+          uid: s.uid,
+          anonymous_id: s.anonymousId,
+          mode: s.mode,
+          watch_seconds: s.watchSeconds,
+          device_type: s.deviceType,
+          protocol: s.protocol,
+          started_at: s.startedAt,
+          recorded_at: "2026-11-21T12:00:00Z",
+        })
         .execute();
     }
     await migrateToLatest(backfilled.db);
@@ -83,7 +168,19 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
     await seed(incremental.db);
     for (const [i, s] of sessions.entries()) {
       await incremental.db.transaction().execute((trx) =>
-        recordPlaybackSession(trx, { id: `p${i}`, webinarId: "w1", merchantId: "m1", uid: s.uid, anonymousId: s.anonymousId, mode: s.mode, watchSeconds: s.watchSeconds, deviceType: s.deviceType, protocol: s.protocol, startedAt: new Date(s.startedAt), recordedAt: new Date("2026-11-21T12:00:00Z") }),
+        recordPlaybackSession(trx, {
+          id: `p${i}`,
+          webinarId: "w1",
+          merchantId: "m1",
+          uid: s.uid,
+          anonymousId: s.anonymousId,
+          mode: s.mode,
+          watchSeconds: s.watchSeconds,
+          deviceType: s.deviceType,
+          protocol: s.protocol,
+          startedAt: new Date(s.startedAt),
+          recordedAt: new Date("2026-11-21T12:00:00Z"),
+        }),
       );
     }
     const [subjectsA, totalsA] = await snapshot(backfilled.db);

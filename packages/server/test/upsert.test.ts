@@ -1,17 +1,22 @@
 /**
- * Create or update external viewer (spec §4.3), end to end over HTTP through @org/webinar-client, on PGlite and
+ * Create or update external viewer (upsertViewer), end to end over HTTP through @org/webinar-client, on PGlite and
  * on PostgreSQL: every row of the rules table, the field rules, moderation, UID allocation and concurrency.
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "@org/webinar-types";
-import { DATABASE_KINDS,  } from "./support/databases";
+import { DATABASE_KINDS } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
 import { apiError, startTestServer, type Merchant, type TestServer } from "./support/harness";
 
 /** A moderation service whose behaviour each test sets (the protocol of src/viewers/moderation.ts). */
-function startModerationService(): Promise<{ server: Server; url: string; behave: (mode: "allow" | "reject" | "error" | "slow" | "garbage") => void; texts: string[] }> {
+function startModerationService(): Promise<{
+  server: Server;
+  url: string;
+  behave: (mode: "allow" | "reject" | "error" | "slow" | "garbage") => void;
+  texts: string[];
+}> {
   let mode = "allow";
   const texts: string[] = [];
   const server = createHttpServer((req, res) => {
@@ -28,19 +33,24 @@ function startModerationService(): Promise<{ server: Server; url: string; behave
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/moderate`, behave: (next) => void (mode = next), texts }),
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/moderate`,
+        behave: (next) => void (mode = next),
+        texts,
+      }),
     ),
   );
 }
 
-describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
+describe.each(DATABASE_KINDS)("upsert (upsertViewer) on %s", (kind) => {
   const fixture = useServerPerFile(kind, "upsert");
   let fresh = 0;
   const externalId = (label: string) => `${label}-${++fresh}`;
   const phone = () => `139${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).slice(0, 8)}`;
 
   describe("rules table", () => {
-    it("§4.3 only externalUserId: creates a viewer with phone and displayName null, uid in range", async () => {
+    it("upsertViewer: only externalUserId: creates a viewer with phone and displayName null, uid in range", async () => {
       const id = externalId("only");
       const result = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(result.created).toBe(true);
@@ -49,16 +59,20 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect(result.viewer.uid).toBeLessThanOrEqual(limits.uidMax);
     });
 
-    it("§4.3 repeated call with same external id: the existing viewer, created false only after the first", async () => {
+    it("upsertViewer: repeated call with same external id: the existing viewer, created false only after the first", async () => {
       const id = externalId("repeat");
-      const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: phone(), displayName: "Ann" });
+      const first = await fixture.merchant.client.upsertViewer({
+        externalUserId: id,
+        phone: phone(),
+        displayName: "Ann",
+      });
       const second = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(first.created).toBe(true);
       expect(second.created).toBe(false);
       expect(second.viewer).toEqual(first.viewer);
     });
 
-    it("§4.3 only externalUserId on an existing viewer keeps phone and name", async () => {
+    it("upsertViewer: only externalUserId on an existing viewer keeps phone and name", async () => {
       const id = externalId("keep");
       const bound = phone();
       await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound, displayName: "Bob" });
@@ -66,7 +80,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect(again.viewer).toMatchObject({ phone: bound, displayName: "Bob" });
     });
 
-    it("§4.3 same external id, current phone: idempotent success, same viewer", async () => {
+    it("upsertViewer: same external id, current phone: idempotent success, same viewer", async () => {
       const id = externalId("same-phone");
       const bound = phone();
       const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
@@ -74,18 +88,24 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect(second).toMatchObject({ created: false, viewer: first.viewer });
     });
 
-    it("§4.3 same external id, unused new phone: rebinds, uid and external id unchanged, old phone released", async () => {
+    it("upsertViewer: same external id, unused new phone: rebinds, uid and external id unchanged, old phone released", async () => {
       const id = externalId("rebind");
       const oldPhone = phone();
       const newPhone = phone();
       const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: oldPhone });
       const rebound = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: newPhone });
-      expect(rebound).toMatchObject({ created: false, viewer: { uid: first.viewer.uid, externalUserId: id, phone: newPhone } });
-      const other = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("takes-old"), phone: oldPhone });
+      expect(rebound).toMatchObject({
+        created: false,
+        viewer: { uid: first.viewer.uid, externalUserId: id, phone: newPhone },
+      });
+      const other = await fixture.merchant.client.upsertViewer({
+        externalUserId: externalId("takes-old"),
+        phone: oldPhone,
+      });
       expect(other.viewer.phone).toBe(oldPhone);
     });
 
-    it("§4.3 binding a phone to a viewer that had none", async () => {
+    it("upsertViewer: binding a phone to a viewer that had none", async () => {
       const id = externalId("bind");
       await fixture.merchant.client.upsertViewer({ externalUserId: id });
       const bound = phone();
@@ -93,41 +113,64 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect(result.viewer.phone).toBe(bound);
     });
 
-    it("§4.3 phone used by another viewer: 409 VIEWER_IDENTITY_CONFLICT, nothing modified", async () => {
+    it("upsertViewer: phone used by another viewer: 409 VIEWER_IDENTITY_CONFLICT, nothing modified", async () => {
       const holderPhone = phone();
-      const holder = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("holder"), phone: holderPhone, displayName: "Holder" });
+      const holder = await fixture.merchant.client.upsertViewer({
+        externalUserId: externalId("holder"),
+        phone: holderPhone,
+        displayName: "Holder",
+      });
       const id = externalId("thief");
       const thief = await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "Before" });
-      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: holderPhone, displayName: "After" }));
+      const error = await apiError(
+        fixture.merchant.client.upsertViewer({ externalUserId: id, phone: holderPhone, displayName: "After" }),
+      );
       expect(error).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer).toEqual(thief.viewer);
-      expect((await fixture.merchant.client.upsertViewer({ externalUserId: holder.viewer.externalUserId })).viewer).toEqual(holder.viewer);
+      expect(
+        (await fixture.merchant.client.upsertViewer({ externalUserId: holder.viewer.externalUserId })).viewer,
+      ).toEqual(holder.viewer);
     });
 
-    it("§4.3 new external id with a phone already in the merchant: 409, no viewer created, no merging", async () => {
+    it("upsertViewer: new external id with a phone already in the merchant: 409, no viewer created, no merging", async () => {
       const taken = phone();
       await fixture.merchant.client.upsertViewer({ externalUserId: externalId("has-phone"), phone: taken });
       const id = externalId("newcomer");
-      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: taken }))).toMatchObject({
+        status: 409,
+        code: "VIEWER_IDENTITY_CONFLICT",
+      });
       const later = await fixture.merchant.client.upsertViewer({ externalUserId: id });
       expect(later).toMatchObject({ created: true, viewer: { phone: null } });
     });
 
-    it("§4.3 new external id with the phone of a viewer without external id: 409 (no merging)", async () => {
+    it("upsertViewer: new external id with the phone of a viewer without external id: 409 (no merging)", async () => {
       // A phone-only viewer (created by the watch page's phone login in a full deployment) is inserted directly.
       const taken = phone();
       await fixture.database.handle.db
         .insertInto("viewers")
-        .values({ merchant_id: fixture.merchant.merchantId, uid: 9_999_999, external_user_id: null, phone: taken, display_name: null, created_at: new Date(), updated_at: new Date() })
+        .values({
+          merchant_id: fixture.merchant.merchantId,
+          uid: 9_999_999,
+          external_user_id: null,
+          phone: taken,
+          display_name: null,
+          created_at: new Date(),
+          updated_at: new Date(),
+        })
         .execute();
-      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("merge"), phone: taken }))).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
+      expect(
+        await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("merge"), phone: taken })),
+      ).toMatchObject({ status: 409, code: "VIEWER_IDENTITY_CONFLICT" });
     });
 
-    it("§4.3 phone null: 400 REQUEST_INVALID (a bound phone cannot be cleared)", async () => {
+    it("upsertViewer: phone null: 400 REQUEST_INVALID (a bound phone cannot be cleared)", async () => {
       const id = externalId("null-phone");
       const bound = phone();
       await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
-      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, phone: null as unknown as string }));
+      const error = await apiError(
+        fixture.merchant.client.upsertViewer({ externalUserId: id, phone: null as unknown as string }),
+      );
       expect(error).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.phone).toBe(bound);
     });
@@ -135,20 +178,22 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     it.each([
       ["empty", ""],
       ["whitespace-only", "   "],
-    ])("§4.3 phone %s keeps the old value", async (_label, value) => {
+    ])("upsertViewer: phone %s keeps the old value", async (_label, value) => {
       const id = externalId("blank-phone");
       const bound = phone();
       await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
-      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: value })).viewer.phone).toBe(bound);
+      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: value })).viewer.phone).toBe(
+        bound,
+      );
     });
 
-    it("§4.3 the external id cannot be rewritten: another external id is another viewer", async () => {
+    it("upsertViewer: the external id cannot be rewritten: another external id is another viewer", async () => {
       const a = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("a") });
       const b = await fixture.merchant.client.upsertViewer({ externalUserId: externalId("b") });
       expect(a.viewer.uid).not.toBe(b.viewer.uid);
     });
 
-    it("§1.4 viewer mappings are per merchant: same external id and phone in two merchants are two viewers", async () => {
+    it("merchant isolation: viewer mappings are per merchant: same external id and phone in two merchants are two viewers", async () => {
       const other = await fixture.api.newMerchant();
       const id = externalId("shared");
       const sharedPhone = phone();
@@ -160,7 +205,7 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
   });
 
   describe("field rules", () => {
-    it("§2.1 externalUserId is trimmed and case-sensitive", async () => {
+    it("Viewer: externalUserId is trimmed and case-sensitive", async () => {
       const id = externalId("Trim");
       const padded = await fixture.merchant.client.upsertViewer({ externalUserId: `  ${id}\t` });
       expect(padded.viewer.externalUserId).toBe(id);
@@ -168,18 +213,26 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: id.toLowerCase() })).created).toBe(true);
     });
 
-    it("§8 externalUserId length counts code points: 191 emoji pass, 192 are 400", async () => {
+    it("Limits: externalUserId length counts code points: 191 emoji pass, 192 are 400", async () => {
       const prefix = `${++fresh}-`;
       const ok = prefix + "😀".repeat(191 - prefix.length);
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: ok })).viewer.externalUserId).toBe(ok);
-      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: `${ok}x` }))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: `${ok}x` }))).toMatchObject({
+        status: 400,
+        code: "REQUEST_INVALID",
+      });
     });
 
-    it("§4.3 displayName: omitted keeps, null clears, a string is trimmed", async () => {
+    it("upsertViewer: displayName: omitted keeps, null clears, a string is trimmed", async () => {
       const id = externalId("name");
-      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "  张三  " })).viewer.displayName).toBe("张三");
+      expect(
+        (await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "  张三  " })).viewer
+          .displayName,
+      ).toBe("张三");
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("张三");
-      expect((await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: null })).viewer.displayName).toBeNull();
+      expect(
+        (await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: null })).viewer.displayName,
+      ).toBeNull();
     });
 
     it.each([
@@ -187,36 +240,47 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       ["81 characters", "x".repeat(81)],
       ["a line break", "a\nb"],
       ["a control character", "a\u0007b"],
-    ])("§4.3 displayName with %s: 400 REQUEST_INVALID", async (_label, displayName) => {
-      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("bad-name"), displayName }))).toMatchObject({
+    ])("upsertViewer: displayName with %s: 400 REQUEST_INVALID", async (_label, displayName) => {
+      expect(
+        await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("bad-name"), displayName })),
+      ).toMatchObject({
         status: 400,
         code: "REQUEST_INVALID",
       });
     });
 
-    it("§8 displayName of 80 emoji (code points) passes", async () => {
+    it("Limits: displayName of 80 emoji (code points) passes", async () => {
       const name = "🎉".repeat(80);
-      expect((await fixture.merchant.client.upsertViewer({ externalUserId: externalId("emoji"), displayName: name })).viewer.displayName).toBe(name);
+      expect(
+        (await fixture.merchant.client.upsertViewer({ externalUserId: externalId("emoji"), displayName: name })).viewer
+          .displayName,
+      ).toBe(name);
     });
 
     it.each([
       ["an invalid phone", { phone: "12800138000" }],
       ["an unknown field", { nickname: "x" }],
       ["an empty externalUserId", { externalUserId: "  " }],
-    ])("§2.6 %s: 400 REQUEST_INVALID", async (_label, patch) => {
+    ])("Conventions: %s: 400 REQUEST_INVALID", async (_label, patch) => {
       const body = { externalUserId: externalId("invalid"), ...patch } as never;
-      expect(await apiError(fixture.merchant.client.upsertViewer(body))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+      expect(await apiError(fixture.merchant.client.upsertViewer(body))).toMatchObject({
+        status: 400,
+        code: "REQUEST_INVALID",
+      });
     });
   });
 
-  describe("moderation (§4.3 displayName, §7.2)", () => {
+  describe("moderation (upsertViewer displayName, Errors and retries)", () => {
     let moderation: Awaited<ReturnType<typeof startModerationService>>;
     let moderated: TestServer;
     let moderatedMerchant: Merchant;
 
     beforeAll(async () => {
       moderation = await startModerationService();
-      moderated = await startTestServer(fixture.database, { WEBINAR_MODERATION_URL: moderation.url, WEBINAR_MODERATION_TIMEOUT_MS: "300" });
+      moderated = await startTestServer(fixture.database, {
+        WEBINAR_MODERATION_URL: moderation.url,
+        WEBINAR_MODERATION_TIMEOUT_MS: "300",
+      });
       moderatedMerchant = await moderated.newMerchant();
     });
     afterAll(async () => {
@@ -229,51 +293,70 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: [] });
     });
 
-    it("§7.2 a blocked term: 400 CONTENT_SENSITIVE with details.matches, nothing changed", async () => {
+    it("Errors and retries: a blocked term: 400 CONTENT_SENSITIVE with details.matches, nothing changed", async () => {
       await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["Forbidden", "spam"] });
       const id = externalId("blocked");
       await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "Fine" });
-      const error = await apiError(fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "so FORBIDDEN here" }));
+      const error = await apiError(
+        fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "so FORBIDDEN here" }),
+      );
       expect(error).toMatchObject({ status: 400, code: "CONTENT_SENSITIVE", details: { matches: ["Forbidden"] } });
       expect((await fixture.merchant.client.upsertViewer({ externalUserId: id })).viewer.displayName).toBe("Fine");
     });
 
-    it("§7.2 blocked terms match full-width letters too (NFKC)", async () => {
+    it("Errors and retries: blocked terms match full-width letters too (NFKC)", async () => {
       await fixture.api.admin("PUT", "/admin/v1/moderation/blocked-terms", { terms: ["spam"] });
-      expect(await apiError(fixture.merchant.client.upsertViewer({ externalUserId: externalId("fw"), displayName: "ＳＰＡＭ" }))).toMatchObject({ code: "CONTENT_SENSITIVE" });
+      expect(
+        await apiError(
+          fixture.merchant.client.upsertViewer({ externalUserId: externalId("fw"), displayName: "ＳＰＡＭ" }),
+        ),
+      ).toMatchObject({ code: "CONTENT_SENSITIVE" });
     });
 
     it("the external service allows: the name is set, and it saw the trimmed name", async () => {
-      const result = await moderatedMerchant.client.upsertViewer({ externalUserId: externalId("ext-ok"), displayName: "  Nice name " });
+      const result = await moderatedMerchant.client.upsertViewer({
+        externalUserId: externalId("ext-ok"),
+        displayName: "  Nice name ",
+      });
       expect(result.viewer.displayName).toBe("Nice name");
       expect(moderation.texts.at(-1)).toBe("Nice name");
     });
 
-    it("§7.2 the external service rejects: 400 CONTENT_SENSITIVE with its matches", async () => {
+    it("Errors and retries: the external service rejects: 400 CONTENT_SENSITIVE with its matches", async () => {
       moderation.behave("reject");
-      const error = await apiError(moderatedMerchant.client.upsertViewer({ externalUserId: externalId("ext-no"), displayName: "bad-word" }));
+      const error = await apiError(
+        moderatedMerchant.client.upsertViewer({ externalUserId: externalId("ext-no"), displayName: "bad-word" }),
+      );
       expect(error).toMatchObject({ status: 400, code: "CONTENT_SENSITIVE", details: { matches: ["bad-word"] } });
     });
 
-    it.each(["error", "slow", "garbage"] as const)("§7.2 the external service answers %s: 503 CONTENT_MODERATION_UNAVAILABLE, nothing created", async (mode) => {
-      moderation.behave(mode);
-      const id = externalId(`ext-${mode}`);
-      const error = await apiError(moderatedMerchant.client.upsertViewer({ externalUserId: id, displayName: "Name" }));
-      expect(error).toMatchObject({ status: 503, code: "CONTENT_MODERATION_UNAVAILABLE" });
-      moderation.behave("allow");
-      expect((await moderatedMerchant.client.upsertViewer({ externalUserId: id })).created).toBe(true);
-    });
+    it.each(["error", "slow", "garbage"] as const)(
+      "Errors and retries: the external service answers %s: 503 CONTENT_MODERATION_UNAVAILABLE, nothing created",
+      async (mode) => {
+        moderation.behave(mode);
+        const id = externalId(`ext-${mode}`);
+        const error = await apiError(
+          moderatedMerchant.client.upsertViewer({ externalUserId: id, displayName: "Name" }),
+        );
+        expect(error).toMatchObject({ status: 503, code: "CONTENT_MODERATION_UNAVAILABLE" });
+        moderation.behave("allow");
+        expect((await moderatedMerchant.client.upsertViewer({ externalUserId: id })).created).toBe(true);
+      },
+    );
 
     it("no displayName: moderation is not asked", async () => {
       moderation.behave("error");
-      expect((await moderatedMerchant.client.upsertViewer({ externalUserId: externalId("no-name") })).created).toBe(true);
+      expect((await moderatedMerchant.client.upsertViewer({ externalUserId: externalId("no-name") })).created).toBe(
+        true,
+      );
     });
   });
 
-  describe("UIDs (§2.1)", () => {
+  describe("UIDs (Viewer)", () => {
     it("are spread over the range, not sequential", async () => {
       const uids: number[] = [];
-      for (let i = 0; i < 12; i += 1) uids.push((await fixture.merchant.client.upsertViewer({ externalUserId: externalId("spread") })).viewer.uid);
+      for (let i = 0; i < 12; i += 1)
+        uids.push((await fixture.merchant.client.upsertViewer({ externalUserId: externalId("spread") })).viewer.uid);
       const sorted = [...uids].sort((a, b) => a - b);
       const gaps = sorted.slice(1).map((uid, i) => uid - sorted[i]!);
       expect(new Set(uids).size).toBe(uids.length);
@@ -281,14 +364,18 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
       expect(Math.max(...gaps)).toBeGreaterThan(1000);
     });
 
-    it("§7.2 a full range: every UID used once, then 409 VIEWER_UID_EXHAUSTED; existing viewers still returned", async () => {
+    it("Errors and retries: a full range: every UID used once, then 409 VIEWER_UID_EXHAUSTED; existing viewers still returned", async () => {
       const narrow = await startTestServer(fixture.database, { WEBINAR_UID_MIN: "10000", WEBINAR_UID_MAX: "10004" });
       try {
         const small = await narrow.newMerchant();
         const uids: number[] = [];
-        for (let i = 0; i < 5; i += 1) uids.push((await small.client.upsertViewer({ externalUserId: `full-${i}` })).viewer.uid);
+        for (let i = 0; i < 5; i += 1)
+          uids.push((await small.client.upsertViewer({ externalUserId: `full-${i}` })).viewer.uid);
         expect(uids.sort()).toEqual([10000, 10001, 10002, 10003, 10004]);
-        expect(await apiError(small.client.upsertViewer({ externalUserId: "one-too-many" }))).toMatchObject({ status: 409, code: "VIEWER_UID_EXHAUSTED" });
+        expect(await apiError(small.client.upsertViewer({ externalUserId: "one-too-many" }))).toMatchObject({
+          status: 409,
+          code: "VIEWER_UID_EXHAUSTED",
+        });
         expect((await small.client.upsertViewer({ externalUserId: "full-3" })).created).toBe(false);
         expect(narrow.violations).toEqual([]);
       } finally {
@@ -301,7 +388,11 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
     it("20 parallel upserts of one new external id and phone: all succeed, exactly one created, one uid", async () => {
       const id = externalId("race");
       const samePhone = phone();
-      const results = await Promise.all(Array.from({ length: 20 }, () => fixture.merchant.client.upsertViewer({ externalUserId: id, phone: samePhone })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fixture.merchant.client.upsertViewer({ externalUserId: id, phone: samePhone }),
+        ),
+      );
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(results.map((result) => result.viewer.uid)).size).toBe(1);
       expect(results.every((result) => result.viewer.phone === samePhone)).toBe(true);
@@ -309,16 +400,24 @@ describe.each(DATABASE_KINDS)("upsert (§4.3) on %s", (kind) => {
 
     it("20 parallel upserts of one new external id without phone: all succeed, one created, one uid", async () => {
       const id = externalId("race-plain");
-      const results = await Promise.all(Array.from({ length: 20 }, () => fixture.merchant.client.upsertViewer({ externalUserId: id })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => fixture.merchant.client.upsertViewer({ externalUserId: id })),
+      );
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(results.map((result) => result.viewer.uid)).size).toBe(1);
     });
 
     it("20 new external ids racing for one phone: exactly one gets it, the rest 409", async () => {
       const contested = phone();
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => fixture.merchant.client.upsertViewer({ externalUserId: externalId(`phone-race-${i}`), phone: contested })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          fixture.merchant.client.upsertViewer({ externalUserId: externalId(`phone-race-${i}`), phone: contested }),
+        ),
+      );
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-      const codes = results.flatMap((result) => (result.status === "rejected" ? [(result.reason as { code: string }).code] : []));
+      const codes = results.flatMap((result) =>
+        result.status === "rejected" ? [(result.reason as { code: string }).code] : [],
+      );
       expect(codes).toEqual(Array(19).fill("VIEWER_IDENTITY_CONFLICT"));
     });
   });

@@ -1,46 +1,84 @@
 /**
- * The watch-data operations (spec §3.2, §4.5, §4.6) end to end on PGlite and on PostgreSQL: playback sessions
+ * The watch-data operations (Data states, getWatchOverview, queryViewerWatch) end to end on PGlite and on PostgreSQL: playback sessions
  * are imported through the admin API, then read through @org/webinar-client. Statistics blocks, mode filters,
  * dataState through the live lifecycle, the detail query's records, filters, sort orders, keyset pages and
  * cursors, the live-finalization gate, request validation and ownership.
  */
 import { describe, expect, it } from "vitest";
 import type { ViewerWatchRecord } from "@org/webinar-types";
-import { DATABASE_KINDS,  } from "./support/databases";
+import { DATABASE_KINDS } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
-import { apiError,  } from "./support/harness";
+import { apiError } from "./support/harness";
 
-describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
+describe.each(DATABASE_KINDS)("watch data (getWatchOverview, queryViewerWatch) on %s", (kind) => {
   const fixture = useServerPerFile(kind, "watch");
   let counter = 0;
 
-  const newWebinar = async () => (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {})).body.ticketCode as string;
+  const newWebinar = async () =>
+    (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {})).body
+      .ticketCode as string;
   const viewer = async (patch: { phone?: string; displayName?: string } = {}) =>
     (await fixture.merchant.client.upsertViewer({ externalUserId: `watcher-${kind}-${++counter}`, ...patch })).viewer;
   const session = async (code: string, body: Record<string, unknown>) => {
     const answer = await fixture.api.admin("POST", `/admin/v1/webinars/${code}/playback-sessions`, body);
     expect(answer.status).toBe(201);
   };
-  const live = (code: string, action: string) => fixture.api.admin("POST", `/admin/v1/webinars/${code}/live`, { action });
-  const overview = (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") => fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
+  const live = (code: string, action: string) =>
+    fixture.api.admin("POST", `/admin/v1/webinars/${code}/live`, { action });
+  const overview = (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") =>
+    fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
   const detail = (ticketCode: string, patch: Record<string, unknown> = {}) =>
-    fixture.merchant.client.queryViewerWatch({ ticketCode, playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 100, ...patch } as never);
+    fixture.merchant.client.queryViewerWatch({
+      ticketCode,
+      playbackMode: "REPLAY",
+      sort: "WATCH_SECONDS_DESC",
+      pageSize: 100,
+      ...patch,
+    } as never);
 
   /** A: live 1800 (DESKTOP/WEBRTC) + live 600 (MOBILE/HLS) + replay 125; B: live 1800 (TV/HLS); anonymous X live 300, Y replay 60. */
   async function scenario() {
     const code = await newWebinar();
     const a = await viewer({ phone: `1370000${String(++counter).padStart(4, "0")}`, displayName: "Alice" });
     const b = await viewer();
-    await session(code, { subject: { uid: a.uid }, mode: "LIVE", watchSeconds: 1800, deviceType: "DESKTOP", protocol: "WEBRTC", startedAt: "2026-11-21T08:00:00Z" });
-    await session(code, { subject: { uid: a.uid }, mode: "LIVE", watchSeconds: 600, deviceType: "MOBILE", protocol: "HLS", startedAt: "2026-11-21T09:00:00Z" });
-    await session(code, { subject: { uid: a.uid }, mode: "REPLAY", watchSeconds: 125, deviceType: "MOBILE", protocol: "HLS", startedAt: "2026-11-21T12:00:00Z" });
-    await session(code, { subject: { uid: b.uid }, mode: "LIVE", watchSeconds: 1800, deviceType: "TV", protocol: "HLS", startedAt: "2026-11-21T08:30:00Z" });
+    await session(code, {
+      subject: { uid: a.uid },
+      mode: "LIVE",
+      watchSeconds: 1800,
+      deviceType: "DESKTOP",
+      protocol: "WEBRTC",
+      startedAt: "2026-11-21T08:00:00Z",
+    });
+    await session(code, {
+      subject: { uid: a.uid },
+      mode: "LIVE",
+      watchSeconds: 600,
+      deviceType: "MOBILE",
+      protocol: "HLS",
+      startedAt: "2026-11-21T09:00:00Z",
+    });
+    await session(code, {
+      subject: { uid: a.uid },
+      mode: "REPLAY",
+      watchSeconds: 125,
+      deviceType: "MOBILE",
+      protocol: "HLS",
+      startedAt: "2026-11-21T12:00:00Z",
+    });
+    await session(code, {
+      subject: { uid: b.uid },
+      mode: "LIVE",
+      watchSeconds: 1800,
+      deviceType: "TV",
+      protocol: "HLS",
+      startedAt: "2026-11-21T08:30:00Z",
+    });
     await session(code, { subject: { anonymousId: "anon-x" }, mode: "LIVE", watchSeconds: 300 });
     await session(code, { subject: { anonymousId: "anon-y" }, mode: "REPLAY", watchSeconds: 60 });
     return { code, a, b };
   }
 
-  describe("overview (§4.5)", () => {
+  describe("overview (getWatchOverview)", () => {
     it("a webinar without sessions: real zeros, PROVISIONAL, no update times", async () => {
       const code = await newWebinar();
       const zero = { viewerCount: 0, sessionCount: 0, watchSeconds: 0 };
@@ -87,7 +125,7 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
       });
     });
 
-    it("§3.2 dataState through the live lifecycle: PROVISIONAL, FINALIZING after END, FINAL after finalize; ALL stays PROVISIONAL with replay data", async () => {
+    it("Data states: dataState through the live lifecycle: PROVISIONAL, FINALIZING after END, FINAL after finalize; ALL stays PROVISIONAL with replay data", async () => {
       const withReplay = await scenario();
       const liveOnly = await newWebinar();
       await session(liveOnly, { subject: { anonymousId: "anon-z" }, mode: "LIVE", watchSeconds: 10 });
@@ -98,7 +136,8 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
         expect((await overview(code, "LIVE")).dataState).toBe("FINALIZING");
       }
       expect((await overview(liveOnly, "ALL")).dataState).toBe("FINALIZING");
-      for (const code of [withReplay.code, liveOnly]) await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
+      for (const code of [withReplay.code, liveOnly])
+        await fixture.api.admin("POST", `/admin/v1/webinars/${code}/finalize`, {});
       expect((await overview(withReplay.code, "LIVE")).dataState).toBe("FINAL");
       expect((await overview(withReplay.code, "ALL")).dataState).toBe("PROVISIONAL");
       expect((await overview(withReplay.code, "REPLAY")).dataState).toBe("PROVISIONAL");
@@ -108,13 +147,19 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
     it("20 concurrent imports for one viewer count one viewer and 20 sessions", async () => {
       const code = await newWebinar();
       const v = await viewer();
-      await Promise.all(Array.from({ length: 20 }, () => session(code, { subject: { uid: v.uid }, mode: "LIVE", watchSeconds: 5 })));
-      expect((await overview(code, "LIVE")).registered).toEqual({ viewerCount: 1, sessionCount: 20, watchSeconds: 100 });
+      await Promise.all(
+        Array.from({ length: 20 }, () => session(code, { subject: { uid: v.uid }, mode: "LIVE", watchSeconds: 5 })),
+      );
+      expect((await overview(code, "LIVE")).registered).toEqual({
+        viewerCount: 1,
+        sessionCount: 20,
+        watchSeconds: 100,
+      });
     });
   });
 
-  describe("viewer detail (§4.6)", () => {
-    it("§2.4 records: registered only, identity fields, per-mode seconds, times, devices and protocols", async () => {
+  describe("viewer detail (queryViewerWatch)", () => {
+    it("ViewerWatchRecord: records: registered only, identity fields, per-mode seconds, times, devices and protocols", async () => {
       const { code, a, b } = await scenario();
       const { items, nextCursor } = await detail(code, { playbackMode: "ALL" });
       expect(nextCursor).toBeUndefined();
@@ -141,51 +186,85 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
       expect(second).not.toHaveProperty("displayName");
       expect(second.displayNickname).toMatch(/^Viewer [0-9A-Z]{4}$/);
       const replayOnly = await detail(code);
-      expect(replayOnly.items.map((item) => [item.uid, item.totalWatchSeconds, item.liveWatchSeconds, item.replayWatchSeconds])).toEqual([[a.uid, 125, 0, 125]]);
+      expect(
+        replayOnly.items.map((item) => [
+          item.uid,
+          item.totalWatchSeconds,
+          item.liveWatchSeconds,
+          item.replayWatchSeconds,
+        ]),
+      ).toEqual([[a.uid, 125, 0, 125]]);
     });
 
     it("filters: uids OR externalUserIds, minWatchSeconds", async () => {
       const { code, a, b } = await scenario();
-      expect((await detail(code, { playbackMode: "LIVE", uids: [b.uid] })).items.map((item) => item.uid)).toEqual([b.uid]);
-      expect((await detail(code, { playbackMode: "LIVE", uids: [b.uid], externalUserIds: [a.externalUserId] })).items).toHaveLength(2);
-      expect((await detail(code, { playbackMode: "LIVE", minWatchSeconds: 2000 })).items.map((item) => item.uid)).toEqual([a.uid]);
+      expect((await detail(code, { playbackMode: "LIVE", uids: [b.uid] })).items.map((item) => item.uid)).toEqual([
+        b.uid,
+      ]);
+      expect(
+        (await detail(code, { playbackMode: "LIVE", uids: [b.uid], externalUserIds: [a.externalUserId] })).items,
+      ).toHaveLength(2);
+      expect(
+        (await detail(code, { playbackMode: "LIVE", minWatchSeconds: 2000 })).items.map((item) => item.uid),
+      ).toEqual([a.uid]);
       expect((await detail(code, { playbackMode: "LIVE", uids: [10_000] })).items).toEqual([]);
     });
 
-    it.each(["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC"])("%s: pages of one follow nextCursor to the same order, ties by uid, nothing repeated", async (sort) => {
-      const code = await newWebinar();
-      const viewers = await Promise.all(Array.from({ length: 5 }, () => viewer()));
-      for (const [i, v] of viewers.entries()) {
-        // Equal seconds and times for pairs, so ties need the tie-breaker.
-        await session(code, { subject: { uid: v.uid }, mode: "REPLAY", watchSeconds: 100 * Math.floor(i / 2), startedAt: `2026-11-21T0${Math.floor(i / 2)}:00:00Z` });
-      }
-      const whole = (await detail(code, { sort })).items.map((item) => item.uid);
-      const paged: number[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await detail(code, { sort, pageSize: 1, ...(cursor ? { cursor } : {}) });
-        paged.push(...page.items.map((item) => item.uid));
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
-      expect(paged).toEqual(whole);
-      expect(new Set(whole).size).toBe(5);
-    });
+    it.each(["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC"])(
+      "%s: pages of one follow nextCursor to the same order, ties by uid, nothing repeated",
+      async (sort) => {
+        const code = await newWebinar();
+        const viewers = await Promise.all(Array.from({ length: 5 }, () => viewer()));
+        for (const [i, v] of viewers.entries()) {
+          // Equal seconds and times for pairs, so ties need the tie-breaker.
+          await session(code, {
+            subject: { uid: v.uid },
+            mode: "REPLAY",
+            watchSeconds: 100 * Math.floor(i / 2),
+            startedAt: `2026-11-21T0${Math.floor(i / 2)}:00:00Z`,
+          });
+        }
+        const whole = (await detail(code, { sort })).items.map((item) => item.uid);
+        const paged: number[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await detail(code, { sort, pageSize: 1, ...(cursor ? { cursor } : {}) });
+          paged.push(...page.items.map((item) => item.uid));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        expect(paged).toEqual(whole);
+        expect(new Set(whole).size).toBe(5);
+      },
+    );
 
-    it("§4.6 rule 4 a cursor of another query or an edited cursor: 400 WATCH_REQUEST_INVALID", async () => {
+    it("queryViewerWatch: a cursor of another query or an edited cursor: 400 WATCH_REQUEST_INVALID", async () => {
       const { code } = await scenario();
       const { nextCursor } = await detail(code, { playbackMode: "ALL", pageSize: 1 });
       expect(nextCursor).toBeDefined();
-      expect((await detail(code, { playbackMode: "ALL", pageSize: 5, cursor: nextCursor })).items.length).toBeGreaterThan(0);
-      expect(await apiError(detail(code, { playbackMode: "ALL", sort: "LAST_WATCHED_DESC", cursor: nextCursor }))).toMatchObject({ status: 400, code: "WATCH_REQUEST_INVALID" });
-      expect(await apiError(detail(code, { playbackMode: "LIVE", cursor: nextCursor }))).toMatchObject({ code: "WATCH_REQUEST_INVALID" });
-      expect(await apiError(detail(code, { playbackMode: "ALL", cursor: `${nextCursor!.slice(0, -2)}xx` }))).toMatchObject({ code: "WATCH_REQUEST_INVALID" });
-      expect(await apiError(detail(code, { playbackMode: "ALL", cursor: "c1.bm90.aGVsbG8" }))).toMatchObject({ code: "WATCH_REQUEST_INVALID" });
+      expect(
+        (await detail(code, { playbackMode: "ALL", pageSize: 5, cursor: nextCursor })).items.length,
+      ).toBeGreaterThan(0);
+      expect(
+        await apiError(detail(code, { playbackMode: "ALL", sort: "LAST_WATCHED_DESC", cursor: nextCursor })),
+      ).toMatchObject({ status: 400, code: "WATCH_REQUEST_INVALID" });
+      expect(await apiError(detail(code, { playbackMode: "LIVE", cursor: nextCursor }))).toMatchObject({
+        code: "WATCH_REQUEST_INVALID",
+      });
+      expect(
+        await apiError(detail(code, { playbackMode: "ALL", cursor: `${nextCursor!.slice(0, -2)}xx` })),
+      ).toMatchObject({ code: "WATCH_REQUEST_INVALID" });
+      expect(await apiError(detail(code, { playbackMode: "ALL", cursor: "c1.bm90.aGVsbG8" }))).toMatchObject({
+        code: "WATCH_REQUEST_INVALID",
+      });
     });
 
-    it("§4.6 rule 6 LIVE and ALL answer 409 WATCH_DATA_NOT_FINAL after the start until finalized; REPLAY is not gated", async () => {
+    it("queryViewerWatch: LIVE and ALL answer 409 WATCH_DATA_NOT_FINAL after the start until finalized; REPLAY is not gated", async () => {
       const { code } = await scenario();
       await live(code, "START");
-      expect(await apiError(detail(code, { playbackMode: "LIVE" }))).toMatchObject({ status: 409, code: "WATCH_DATA_NOT_FINAL" });
+      expect(await apiError(detail(code, { playbackMode: "LIVE" }))).toMatchObject({
+        status: 409,
+        code: "WATCH_DATA_NOT_FINAL",
+      });
       expect(await apiError(detail(code, { playbackMode: "ALL" }))).toMatchObject({ code: "WATCH_DATA_NOT_FINAL" });
       expect((await detail(code)).items).toHaveLength(1);
       await live(code, "END");
@@ -196,11 +275,18 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
   });
 
   describe("ownership and validation", () => {
-    it("§1.4 unknown or foreign webinar: 404 WEBINAR_NOT_FOUND for both operations, whatever its status", async () => {
+    it("merchant isolation: unknown or foreign webinar: 404 WEBINAR_NOT_FOUND for both operations, whatever its status", async () => {
       const other = await fixture.api.newMerchant({ webinarStatus: "HIDDEN" });
-      expect(await apiError(overview(other.ticketCode, "ALL"))).toMatchObject({ status: 404, code: "WEBINAR_NOT_FOUND" });
+      expect(await apiError(overview(other.ticketCode, "ALL"))).toMatchObject({
+        status: 404,
+        code: "WEBINAR_NOT_FOUND",
+      });
       expect(await apiError(detail("missing"))).toMatchObject({ status: 404, code: "WEBINAR_NOT_FOUND" });
-      const hidden = (await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, { status: "HIDDEN" })).body.ticketCode as string;
+      const hidden = (
+        await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {
+          status: "HIDDEN",
+        })
+      ).body.ticketCode as string;
       expect((await overview(hidden, "LIVE")).ticketCode).toBe(hidden);
     });
 
@@ -210,14 +296,20 @@ describe.each(DATABASE_KINDS)("watch data (§4.5, §4.6) on %s", (kind) => {
       ["pageSize 101", { pageSize: 101 }, "REQUEST_INVALID"],
       ["an unknown sort", { sort: "NAME" }, "REQUEST_INVALID"],
       ["a uid out of range", { uids: [1] }, "REQUEST_INVALID"],
-      ["301 ids combined", { uids: Array(150).fill(10_001), externalUserIds: Array(151).fill("a") }, "WATCH_REQUEST_INVALID"],
+      [
+        "301 ids combined",
+        { uids: Array(150).fill(10_001), externalUserIds: Array(151).fill("a") },
+        "WATCH_REQUEST_INVALID",
+      ],
       ["a cursor of 1025 characters", { cursor: "c".repeat(1025) }, "WATCH_REQUEST_INVALID"],
-    ])("§4.6 detail with %s: 400 %s", async (_label, patch, code) => {
+    ])("queryViewerWatch: detail with %s: 400 %s", async (_label, patch, code) => {
       expect(await apiError(detail(fixture.merchant.ticketCode, patch))).toMatchObject({ status: 400, code });
     });
 
-    it("§4.5 overview without playbackMode: 400 REQUEST_INVALID", async () => {
-      expect(await apiError(fixture.merchant.client.getWatchOverview({ ticketCode: fixture.merchant.ticketCode } as never))).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
+    it("getWatchOverview: overview without playbackMode: 400 REQUEST_INVALID", async () => {
+      expect(
+        await apiError(fixture.merchant.client.getWatchOverview({ ticketCode: fixture.merchant.ticketCode } as never)),
+      ).toMatchObject({ status: 400, code: "REQUEST_INVALID" });
     });
   });
 });

@@ -85,30 +85,77 @@ interface SubjectRow {
 
 function statsOf(rows: TotalsRow[], kind: string) {
   const row = rows.find((candidate) => candidate.kind === kind);
-  return { viewerCount: row?.viewer_count ?? 0, sessionCount: row?.session_count ?? 0, watchSeconds: row?.watch_seconds ?? 0 };
+  return {
+    viewerCount: row?.viewer_count ?? 0,
+    sessionCount: row?.session_count ?? 0,
+    watchSeconds: row?.watch_seconds ?? 0,
+  };
 }
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
   "/api/v1/open/viewers/upsert": async (db, body) => {
-    const [row] = await db.query<{ uid: number; external_user_id: string; phone: string | null; display_name: string | null; created: boolean }>(UPSERT, [FLOOR_MERCHANT_ID, body.externalUserId]);
-    return { viewer: { uid: row!.uid, externalUserId: row!.external_user_id, phone: row!.phone, displayName: row!.display_name }, created: row!.created };
+    const [row] = await db.query<{
+      uid: number;
+      external_user_id: string;
+      phone: string | null;
+      display_name: string | null;
+      created: boolean;
+    }>(UPSERT, [FLOOR_MERCHANT_ID, body.externalUserId]);
+    return {
+      viewer: {
+        uid: row!.uid,
+        externalUserId: row!.external_user_id,
+        phone: row!.phone,
+        displayName: row!.display_name,
+      },
+      created: row!.created,
+    };
   },
   "/api/v1/open/viewers/login-tickets": async (db, body) => {
     const ticket = `lt_${randomBytes(32).toString("base64url")}`;
     const hash = createHash("sha256").update(ticket).digest("hex");
-    const [row] = await db.query<{ expires_at: Date }>(ISSUE_TICKET, [hash, FLOOR_MERCHANT_ID, body.uid, body.ticketCode, new Date(Date.now() + TICKET_TTL_MS)]);
-    return { loginTicket: ticket, loginUrl: `http://127.0.0.1/w/${String(body.ticketCode)}#login_ticket=${ticket}`, expiresAt: row!.expires_at.toISOString() };
+    const [row] = await db.query<{ expires_at: Date }>(ISSUE_TICKET, [
+      hash,
+      FLOOR_MERCHANT_ID,
+      body.uid,
+      body.ticketCode,
+      new Date(Date.now() + TICKET_TTL_MS),
+    ]);
+    return {
+      loginTicket: ticket,
+      loginUrl: `http://127.0.0.1/w/${String(body.ticketCode)}#login_ticket=${ticket}`,
+      expiresAt: row!.expires_at.toISOString(),
+    };
   },
   "/api/v1/open/watch-data/overview": async (db, body) => {
-    const rows = (await db.query<TotalsRow>(OVERVIEW, [body.ticketCode, FLOOR_MERCHANT_ID])).filter((row) => row.scope === body.playbackMode);
+    const rows = (await db.query<TotalsRow>(OVERVIEW, [body.ticketCode, FLOOR_MERCHANT_ID])).filter(
+      (row) => row.scope === body.playbackMode,
+    );
     const registered = statsOf(rows, "REGISTERED");
     const anonymous = statsOf(rows, "ANONYMOUS");
-    const all = { viewerCount: registered.viewerCount + anonymous.viewerCount, sessionCount: registered.sessionCount + anonymous.sessionCount, watchSeconds: registered.watchSeconds + anonymous.watchSeconds };
-    return { ticketCode: body.ticketCode, dataState: "FINAL", all, registered, anonymous, liveWatchSeconds: all.watchSeconds, replayWatchSeconds: 0 };
+    const all = {
+      viewerCount: registered.viewerCount + anonymous.viewerCount,
+      sessionCount: registered.sessionCount + anonymous.sessionCount,
+      watchSeconds: registered.watchSeconds + anonymous.watchSeconds,
+    };
+    return {
+      ticketCode: body.ticketCode,
+      dataState: "FINAL",
+      all,
+      registered,
+      anonymous,
+      liveWatchSeconds: all.watchSeconds,
+      replayWatchSeconds: 0,
+    };
   },
   "/api/v1/open/watch-data/viewers/query": async (db, body) => {
     const pageSize = Number(body.pageSize);
-    const rows = await db.query<SubjectRow>(DETAIL_PAGE, [body.ticketCode, FLOOR_MERCHANT_ID, body.playbackMode, pageSize + 1]);
+    const rows = await db.query<SubjectRow>(DETAIL_PAGE, [
+      body.ticketCode,
+      FLOOR_MERCHANT_ID,
+      body.playbackMode,
+      pageSize + 1,
+    ]);
     const items = rows.slice(0, pageSize).map((row) => ({
       uid: row.uid,
       ...(row.external_user_id === null ? {} : { externalUserId: row.external_user_id }),
@@ -133,9 +180,15 @@ function reply(res: ServerResponse, status: number, payload: object): void {
 }
 
 function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): void {
-  if (req.method === "GET" && req.url === "/healthz") return reply(res, 200, { status: "ok" });
+  if (req.method === "GET" && req.url === "/healthz") {
+    reply(res, 200, { status: "ok" });
+    return;
+  }
   const handler = req.method === "POST" ? HANDLERS[req.url ?? ""] : undefined;
-  if (handler === undefined) return reply(res, 404, { error: { code: "REQUEST_INVALID", message: "no such floor path" } });
+  if (handler === undefined) {
+    reply(res, 404, { error: { code: "REQUEST_INVALID", message: "no such floor path" } });
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {

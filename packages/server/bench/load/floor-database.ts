@@ -17,7 +17,10 @@ const SERVER_DEFAULT_POOL_MAX = 10;
 
 export async function openFloorDatabase(location: string, env: NodeJS.ProcessEnv): Promise<FloorDatabase> {
   if (/^postgres(ql)?:\/\//.test(location)) {
-    const pool = new pg.Pool({ connectionString: location, max: Number(env.WEBINAR_DB_POOL_MAX ?? SERVER_DEFAULT_POOL_MAX) });
+    const pool = new pg.Pool({
+      connectionString: location,
+      max: Number(env.WEBINAR_DB_POOL_MAX ?? SERVER_DEFAULT_POOL_MAX),
+    });
     return {
       exec: async (script) => void (await pool.query(script)),
       query: async <Row>(text: string, parameters: unknown[]) => (await pool.query(text, parameters)).rows as Row[],

@@ -124,7 +124,11 @@ function seed(existingViewers: number, watchedViewers: number): string {
   `;
 }
 
-export async function createFloorSchema(db: FloorDatabase, existingViewers: number, watchedViewers: number): Promise<void> {
+export async function createFloorSchema(
+  db: FloorDatabase,
+  existingViewers: number,
+  watchedViewers: number,
+): Promise<void> {
   await db.exec(SCHEMA);
   await db.exec(seed(existingViewers, watchedViewers));
 }

@@ -37,18 +37,54 @@ async function standIn(status: number, body: string): Promise<{ target: Target; 
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { target: { process: { url, pid: process.pid, cpuSeconds: () => undefined, stop: async () => {} }, fixture }, received };
+  return {
+    target: { process: { url, pid: process.pid, cpuSeconds: () => undefined, stop: async () => {} }, fixture },
+    received,
+  };
 }
 
-const rightAnswer = JSON.stringify({ requestId: "req_1", data: { loginTicket: "lt_x", loginUrl: "https://w/wbn#login_ticket=lt_x", expiresAt: "2030-01-01T00:00:00Z" } });
+const rightAnswer = JSON.stringify({
+  requestId: "req_1",
+  data: { loginTicket: "lt_x", loginUrl: "https://w/wbn#login_ticket=lt_x", expiresAt: "2030-01-01T00:00:00Z" },
+});
 
 describe("measure: every answer is checked", () => {
   test.each([
-    { name: "issueLoginTicket success envelope -> no errors", status: 200, body: rightAnswer, expected: { byStatus: {}, badShape: 0 }, counted: 0 },
-    { name: "401 OPEN_API_UNAUTHORIZED -> counted by status", status: 401, body: JSON.stringify({ requestId: "r", error: { code: "OPEN_API_UNAUTHORIZED", message: "no" } }), expected: "401", counted: 1 },
-    { name: "200 without the operation's data fields -> bad shape", status: 200, body: JSON.stringify({ requestId: "r", data: {} }), expected: "badShape", counted: 1 },
-    { name: "200 without requestId -> bad shape", status: 200, body: JSON.stringify({ data: JSON.parse(rightAnswer).data }), expected: "badShape", counted: 1 },
-    { name: "200 that is not JSON -> bad shape", status: 200, body: "<html>ok</html>", expected: "badShape", counted: 1 },
+    {
+      name: "issueLoginTicket success envelope -> no errors",
+      status: 200,
+      body: rightAnswer,
+      expected: { byStatus: {}, badShape: 0 },
+      counted: 0,
+    },
+    {
+      name: "401 OPEN_API_UNAUTHORIZED -> counted by status",
+      status: 401,
+      body: JSON.stringify({ requestId: "r", error: { code: "OPEN_API_UNAUTHORIZED", message: "no" } }),
+      expected: "401",
+      counted: 1,
+    },
+    {
+      name: "200 without the operation's data fields -> bad shape",
+      status: 200,
+      body: JSON.stringify({ requestId: "r", data: {} }),
+      expected: "badShape",
+      counted: 1,
+    },
+    {
+      name: "200 without requestId -> bad shape",
+      status: 200,
+      body: JSON.stringify({ data: JSON.parse(rightAnswer).data }),
+      expected: "badShape",
+      counted: 1,
+    },
+    {
+      name: "200 that is not JSON -> bad shape",
+      status: 200,
+      body: "<html>ok</html>",
+      expected: "badShape",
+      counted: 1,
+    },
   ])("$name", async ({ status, body, expected, counted }) => {
     const { target } = await standIn(status, body);
     const figures = await measure(ticket, [target], settings);

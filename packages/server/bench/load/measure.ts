@@ -59,7 +59,13 @@ interface Drive {
 let runCounter = 0;
 
 /** Drives one target for `seconds` with `connections`, checking every answer into `tally`. */
-function driveOne(operation: Operation, target: Target, connections: number, seconds: number, tally: Tally): Promise<Drive> {
+function driveOne(
+  operation: Operation,
+  target: Target,
+  connections: number,
+  seconds: number,
+  tally: Tally,
+): Promise<Drive> {
   const nextBody = operation.bodies(target.fixture, `${process.pid}-${(runCounter += 1)}`);
   const latencies: number[] = [];
   let requests = 0;
@@ -99,15 +105,24 @@ function driveOne(operation: Operation, target: Target, connections: number, sec
     );
     // The tracker emits (client, status, bytes, milliseconds) per answer; its own histogram keeps whole
     // milliseconds, too coarse for the floor's latencies, so the exact times are kept here.
-    (instance as NodeJS.EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, milliseconds: number) => {
-      requests += 1;
-      latencies.push(milliseconds);
-    });
+    (instance as NodeJS.EventEmitter).on(
+      "response",
+      (_client: unknown, _status: number, _bytes: number, milliseconds: number) => {
+        requests += 1;
+        latencies.push(milliseconds);
+      },
+    );
   });
 }
 
 /** Splits `connections` over the targets and drives them at once. */
-async function drive(operation: Operation, targets: Target[], connections: number, seconds: number, tally: Tally): Promise<Drive[]> {
+async function drive(
+  operation: Operation,
+  targets: Target[],
+  connections: number,
+  seconds: number,
+  tally: Tally,
+): Promise<Drive[]> {
   return Promise.all(
     targets.map((target, index) => {
       const share = Math.floor(connections / targets.length) + (index < connections % targets.length ? 1 : 0);
@@ -145,7 +160,10 @@ export async function measure(operation: Operation, targets: Target[], settings:
     requestsPerSecond: runs.reduce((sum, run) => sum + run.requests / run.seconds, 0),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    cpuMicrosPerRequest: cpuBefore === undefined || cpuAfter === undefined || requests === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / requests,
+    cpuMicrosPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || requests === 0
+        ? null
+        : ((cpuAfter - cpuBefore) * 1e6) / requests,
     requests,
     checked: tally.checked,
     errors: tally.errors,

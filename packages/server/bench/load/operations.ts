@@ -4,7 +4,12 @@
  */
 import type { Fixture } from "./fixture";
 
-export type OperationId = "upsertNewViewer" | "upsertExistingViewer" | "issueLoginTicket" | "getWatchOverview" | "queryViewerWatch";
+export type OperationId =
+  | "upsertNewViewer"
+  | "upsertExistingViewer"
+  | "issueLoginTicket"
+  | "getWatchOverview"
+  | "queryViewerWatch";
 
 export interface Operation {
   id: OperationId;
@@ -18,7 +23,8 @@ export interface Operation {
 
 const DETAIL_PAGE_SIZE = 100;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Round robin over a list, so concurrent requests rarely meet on one viewer's row. */
 function roundRobin<T>(items: readonly T[], body: (item: T) => object): () => string {
@@ -52,7 +58,8 @@ export const OPERATIONS: readonly Operation[] = [
     label: "issue login ticket",
     path: "/api/v1/open/viewers/login-tickets",
     bodies: (fixture) => roundRobin(fixture.existingUids, (uid) => ({ uid, ticketCode: fixture.ticketCode })),
-    isExpectedData: (data) => typeof data.loginTicket === "string" && typeof data.loginUrl === "string" && typeof data.expiresAt === "string",
+    isExpectedData: (data) =>
+      typeof data.loginTicket === "string" && typeof data.loginUrl === "string" && typeof data.expiresAt === "string",
   },
   {
     id: "getWatchOverview",
@@ -62,17 +69,27 @@ export const OPERATIONS: readonly Operation[] = [
       const body = JSON.stringify({ ticketCode: fixture.watchTicketCode, playbackMode: "ALL" });
       return () => body;
     },
-    isExpectedData: (data) => typeof data.dataState === "string" && isObject(data.all) && Number.isInteger(data.all.viewerCount),
+    isExpectedData: (data) =>
+      typeof data.dataState === "string" && isObject(data.all) && Number.isInteger(data.all.viewerCount),
   },
   {
     id: "queryViewerWatch",
     label: `detail page (${DETAIL_PAGE_SIZE} viewers)`,
     path: "/api/v1/open/watch-data/viewers/query",
     bodies: (fixture) => {
-      const body = JSON.stringify({ ticketCode: fixture.watchTicketCode, playbackMode: "ALL", sort: "WATCH_SECONDS_DESC", pageSize: DETAIL_PAGE_SIZE });
+      const body = JSON.stringify({
+        ticketCode: fixture.watchTicketCode,
+        playbackMode: "ALL",
+        sort: "WATCH_SECONDS_DESC",
+        pageSize: DETAIL_PAGE_SIZE,
+      });
       return () => body;
     },
-    isExpectedData: (data) => Array.isArray(data.items) && data.items.length === DETAIL_PAGE_SIZE && isObject(data.items[0]) && Number.isInteger(data.items[0].uid),
+    isExpectedData: (data) =>
+      Array.isArray(data.items) &&
+      data.items.length === DETAIL_PAGE_SIZE &&
+      isObject(data.items[0]) &&
+      Number.isInteger(data.items[0].uid),
   },
 ];
 
@@ -91,5 +108,10 @@ export function isExpectedAnswer(operation: Operation, body: string): boolean {
   } catch {
     return false;
   }
-  return isObject(envelope) && typeof envelope.requestId === "string" && isObject(envelope.data) && operation.isExpectedData(envelope.data);
+  return (
+    isObject(envelope) &&
+    typeof envelope.requestId === "string" &&
+    isObject(envelope.data) &&
+    operation.isExpectedData(envelope.data)
+  );
 }

@@ -46,13 +46,15 @@ const DEFAULT_SERVER = resolve(here, "../../dist/main.js");
 /** A whole number from a flag or variable: autocannon ends its runs on whole seconds. */
 function wholeNumber(name: string, text: string, minimum: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number >= ${minimum}, got "${text}"`);
+  if (!Number.isInteger(value) || value < minimum)
+    throw new Error(`${name} must be a whole number >= ${minimum}, got "${text}"`);
   return value;
 }
 
 function databaseKinds(text: string): DatabaseKind[] {
   const kinds = text.split(",").map((kind) => kind.trim());
-  for (const kind of kinds) if (kind !== "pglite" && kind !== "postgres") throw new Error(`--db takes pglite and/or postgres, got "${kind}"`);
+  for (const kind of kinds)
+    if (kind !== "pglite" && kind !== "postgres") throw new Error(`--db takes pglite and/or postgres, got "${kind}"`);
   return kinds as DatabaseKind[];
 }
 

@@ -32,7 +32,9 @@ export function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -52,10 +54,16 @@ function processCpuSeconds(pid: number): number | undefined {
   }
 }
 
-async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
+async function waitUntilHealthy(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before it was ready:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`exited with code ${child.exitCode} before it was ready:\n${output()}`);
     try {
       const answer = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
       if (answer.status === 200) return;
@@ -91,7 +99,9 @@ export async function startProcess(spec: ProcessSpec): Promise<RunningProcess> {
     await waitUntilHealthy(url, child, spec.startTimeoutMs ?? 60_000, () => stderr);
   } catch (error) {
     await stop();
-    throw new Error(`${spec.name} (node ${spec.nodeArguments.join(" ")}) ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `${spec.name} (node ${spec.nodeArguments.join(" ")}) ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return { url, pid: child.pid!, cpuSeconds: () => processCpuSeconds(child.pid!), stop };
 }

@@ -11,7 +11,11 @@ export const SERVER_TO_FLOOR_GOAL = 0.5;
 /** Two server processes on one PostgreSQL database over one, where the database has spare cores. */
 export const TWO_PROCESS_GOAL = 1.6;
 /** Most server CPU per request on PostgreSQL (the server process only), for the writes every login flow makes. */
-export const SERVER_CPU_GOALS_MICROS: Readonly<Partial<Record<OperationId, number>>> = { upsertNewViewer: 150, upsertExistingViewer: 150, issueLoginTicket: 250 };
+export const SERVER_CPU_GOALS_MICROS: Readonly<Partial<Record<OperationId, number>>> = {
+  upsertNewViewer: 150,
+  upsertExistingViewer: 150,
+  issueLoginTicket: 250,
+};
 
 const DATABASE_TITLES = {
   pglite: "PGlite (the server's embedded default, a temporary data directory; the floor: PGlite in process)",
@@ -33,11 +37,19 @@ function errorText(errors: Errors): string {
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // The first column (the operation) is left-aligned, the figures right-aligned.
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
   return [line(header), ...rows.map(line)].map((text) => `  ${text}`).join("\n");
 }
 
-const figureCells = (figures: Figures) => [fixed(figures.requestsPerSecond, 0), fixed(figures.p50Ms, 2), fixed(figures.p99Ms, 2), fixed(figures.cpuMicrosPerRequest, 0)];
+const figureCells = (figures: Figures) => [
+  fixed(figures.requestsPerSecond, 0),
+  fixed(figures.p50Ms, 2),
+  fixed(figures.p99Ms, 2),
+  fixed(figures.cpuMicrosPerRequest, 0),
+];
 
 interface GoalItem {
   label: string;
@@ -48,7 +60,9 @@ interface GoalItem {
 function goalLine(goal: string, items: GoalItem[], digits: number): string {
   if (items.length === 0) return `${goal}: not measured`;
   const missed = items.filter((item) => !item.met);
-  return missed.length === 0 ? `${goal}: met` : `${goal}: not met by ${missed.map((item) => `${item.label} ${fixed(item.value, digits)}`).join(", ")}`;
+  return missed.length === 0
+    ? `${goal}: met`
+    : `${goal}: not met by ${missed.map((item) => `${item.label} ${fixed(item.value, digits)}`).join(", ")}`;
 }
 
 /** The human-readable report. */
@@ -68,8 +82,26 @@ export function textReport(result: LoadBenchResult): string {
     lines.push("", DATABASE_TITLES[database]);
     lines.push(
       table(
-        ["operation", "server req/s", "p50 ms", "p99 ms", "CPU µs", "floor req/s", "p50 ms", "p99 ms", "CPU µs", "server/floor", "errors (server | floor)"],
-        operations.map((row) => [row.label, ...figureCells(row.server), ...figureCells(row.floor), fixed(row.serverToFloor, 2), `${errorText(row.server.errors)} | ${errorText(row.floor.errors)}`]),
+        [
+          "operation",
+          "server req/s",
+          "p50 ms",
+          "p99 ms",
+          "CPU µs",
+          "floor req/s",
+          "p50 ms",
+          "p99 ms",
+          "CPU µs",
+          "server/floor",
+          "errors (server | floor)",
+        ],
+        operations.map((row) => [
+          row.label,
+          ...figureCells(row.server),
+          ...figureCells(row.floor),
+          fixed(row.serverToFloor, 2),
+          `${errorText(row.server.errors)} | ${errorText(row.floor.errors)}`,
+        ]),
       ),
     );
   }
@@ -77,7 +109,17 @@ export function textReport(result: LoadBenchResult): string {
     lines.push("", "Two server processes on one PostgreSQL database (load split across both) against one:");
     lines.push(
       table(
-        ["operation", "one req/s", "p50 ms", "p99 ms", "two req/s", "p50 ms", "p99 ms", "two/one", "errors (one | two)"],
+        [
+          "operation",
+          "one req/s",
+          "p50 ms",
+          "p99 ms",
+          "two req/s",
+          "p50 ms",
+          "p99 ms",
+          "two/one",
+          "errors (one | two)",
+        ],
         result.twoProcesses.map((row) => [
           row.label,
           ...figureCells(row.oneProcess).slice(0, 3),
@@ -95,19 +137,33 @@ export function textReport(result: LoadBenchResult): string {
     "Goals (printed, not asserted):",
     `  ${goalLine(
       `every server/floor ratio >= ${SERVER_TO_FLOOR_GOAL} on PostgreSQL`,
-      postgres.map((row) => ({ label: row.label, value: row.serverToFloor, met: row.serverToFloor >= SERVER_TO_FLOOR_GOAL })),
+      postgres.map((row) => ({
+        label: row.label,
+        value: row.serverToFloor,
+        met: row.serverToFloor >= SERVER_TO_FLOOR_GOAL,
+      })),
       2,
     )}`,
     `  ${goalLine(
       `two processes >= ${TWO_PROCESS_GOAL}x one where the database has spare cores (here ${result.cores} cores for everything)`,
-      (result.twoProcesses ?? []).map((row) => ({ label: row.label, value: row.ratio, met: row.ratio >= TWO_PROCESS_GOAL })),
+      (result.twoProcesses ?? []).map((row) => ({
+        label: row.label,
+        value: row.ratio,
+        met: row.ratio >= TWO_PROCESS_GOAL,
+      })),
       2,
     )}`,
     `  ${goalLine(
       `server CPU per request on PostgreSQL: ${Object.entries(SERVER_CPU_GOALS_MICROS)
         .map(([id, micros]) => `${operationById(id as OperationId).label} <= ${micros} µs`)
         .join(", ")}`,
-      cpuGoals.map((row) => ({ label: row.label, value: row.server.cpuMicrosPerRequest, met: row.server.cpuMicrosPerRequest !== null && row.server.cpuMicrosPerRequest <= SERVER_CPU_GOALS_MICROS[row.operation]! })),
+      cpuGoals.map((row) => ({
+        label: row.label,
+        value: row.server.cpuMicrosPerRequest,
+        met:
+          row.server.cpuMicrosPerRequest !== null &&
+          row.server.cpuMicrosPerRequest <= SERVER_CPU_GOALS_MICROS[row.operation]!,
+      })),
       0,
     )}`,
     "",
@@ -120,6 +176,10 @@ export function textReport(result: LoadBenchResult): string {
 
 /** The same figures and the goals as one JSON document (NaN, for a row without answers, becomes null). */
 export function jsonReport(result: LoadBenchResult): string {
-  const goals = { serverToFloorOnPostgres: SERVER_TO_FLOOR_GOAL, twoProcessesOverOne: TWO_PROCESS_GOAL, serverCpuMicrosOnPostgres: SERVER_CPU_GOALS_MICROS };
+  const goals = {
+    serverToFloorOnPostgres: SERVER_TO_FLOOR_GOAL,
+    twoProcessesOverOne: TWO_PROCESS_GOAL,
+    serverCpuMicrosOnPostgres: SERVER_CPU_GOALS_MICROS,
+  };
   return `${JSON.stringify({ ...result, goals }, null, 2)}\n`;
 }

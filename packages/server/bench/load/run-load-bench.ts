@@ -61,9 +61,9 @@ function defer(cleanup: () => Promise<void>): void {
 /** Runs the registered cleanups down to `depth`, the newest first; a failing one does not stop the others. */
 async function cleanUpTo(depth: number): Promise<void> {
   while (pendingCleanups.length > depth) {
-    await pendingCleanups
-      .pop()!()
-      .catch((error: unknown) => process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : String(error)}\n`));
+    await pendingCleanups.pop()!().catch((error: unknown) =>
+      process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
   }
 }
 
@@ -96,15 +96,37 @@ async function started(starting: Promise<RunningProcess>): Promise<RunningProces
 }
 
 /** The server as `node <main.js>` with the admin contract's environment; no demo data (the fixture makes its own). */
-function startServer(options: LoadBenchOptions, storage: Record<string, string>, secretKey: string): Promise<RunningProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, WEBINAR_ADMIN_TOKEN: ADMIN_TOKEN, WEBINAR_SECRET_KEY: secretKey, WEBINAR_SEED_DEMO: "false", ...storage };
+function startServer(
+  options: LoadBenchOptions,
+  storage: Record<string, string>,
+  secretKey: string,
+): Promise<RunningProcess> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WEBINAR_ADMIN_TOKEN: ADMIN_TOKEN,
+    WEBINAR_SECRET_KEY: secretKey,
+    WEBINAR_SEED_DEMO: "false",
+    ...storage,
+  };
   if (storage.DATABASE_URL === undefined) delete env.DATABASE_URL;
   return started(startProcess({ name: "server", nodeArguments: [options.serverMain], env }));
 }
 
 function startFloor(options: LoadBenchOptions, database: string): Promise<RunningProcess> {
-  const env = { ...process.env, FLOOR_DATABASE: database, FLOOR_EXISTING_VIEWERS: String(options.existingViewers), FLOOR_WATCHED_VIEWERS: String(options.watchedViewers) };
-  return started(startProcess({ name: "floor app", nodeArguments: ["--import", "tsx", FLOOR_APP], env, cwd: fileURLToPath(new URL(".", import.meta.url)) }));
+  const env = {
+    ...process.env,
+    FLOOR_DATABASE: database,
+    FLOOR_EXISTING_VIEWERS: String(options.existingViewers),
+    FLOOR_WATCHED_VIEWERS: String(options.watchedViewers),
+  };
+  return started(
+    startProcess({
+      name: "floor app",
+      nodeArguments: ["--import", "tsx", FLOOR_APP],
+      env,
+      cwd: fileURLToPath(new URL(".", import.meta.url)),
+    }),
+  );
 }
 
 /** The floor's data as the operations see it: the floor seeds the same viewers with uids from FIRST_UID. */
@@ -119,15 +141,27 @@ function floorFixture(serverFixture: Fixture, existingViewers: number): Fixture 
   };
 }
 
-const describe = (figures: Figures) => `${figures.requestsPerSecond.toFixed(0)} req/s${figures.errors.total > 0 ? `, ${figures.errors.total} errors` : ""}`;
+const describe = (figures: Figures) =>
+  `${figures.requestsPerSecond.toFixed(0)} req/s${figures.errors.total > 0 ? `, ${figures.errors.total} errors` : ""}`;
 
-async function benchOperations(database: DatabaseKind, server: Target, floor: Target, settings: RunSettings): Promise<OperationRow[]> {
+async function benchOperations(
+  database: DatabaseKind,
+  server: Target,
+  floor: Target,
+  settings: RunSettings,
+): Promise<OperationRow[]> {
   const rows: OperationRow[] = [];
   for (const operation of OPERATIONS) {
     const serverFigures = await measure(operation, [server], settings);
     const floorFigures = await measure(operation, [floor], settings);
     progress(`  [${database}] ${operation.label}: server ${describe(serverFigures)}, floor ${describe(floorFigures)}`);
-    rows.push({ operation: operation.id, label: operation.label, server: serverFigures, floor: floorFigures, serverToFloor: serverFigures.requestsPerSecond / floorFigures.requestsPerSecond });
+    rows.push({
+      operation: operation.id,
+      label: operation.label,
+      server: serverFigures,
+      floor: floorFigures,
+      serverToFloor: serverFigures.requestsPerSecond / floorFigures.requestsPerSecond,
+    });
   }
   return rows;
 }
@@ -139,26 +173,47 @@ async function benchTwoProcesses(first: Target, second: Target, settings: RunSet
     const oneProcess = await measure(operation, [first], settings);
     const twoProcesses = await measure(operation, [first, second], settings);
     progress(`  [postgres] ${operation.label}: one process ${describe(oneProcess)}, two ${describe(twoProcesses)}`);
-    rows.push({ operation: id, label: operation.label, oneProcess, twoProcesses, ratio: twoProcesses.requestsPerSecond / oneProcess.requestsPerSecond });
+    rows.push({
+      operation: id,
+      label: operation.label,
+      oneProcess,
+      twoProcesses,
+      ratio: twoProcesses.requestsPerSecond / oneProcess.requestsPerSecond,
+    });
   }
   return rows;
 }
 
 function settingsOf(options: LoadBenchOptions): RunSettings {
-  return { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
+  return {
+    connections: options.connections,
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+  };
 }
 
 async function benchPglite(options: LoadBenchOptions): Promise<OperationRow[]> {
   return scoped(async () => {
     progress("PGlite: starting the server and the floor app, making the data");
-    const server = await startServer(options, { WEBINAR_DATA_DIR: await temporaryDirectory("server") }, randomBytes(32).toString("hex"));
+    const server = await startServer(
+      options,
+      { WEBINAR_DATA_DIR: await temporaryDirectory("server") },
+      randomBytes(32).toString("hex"),
+    );
     const fixture = await prepareFixture(server.url, ADMIN_TOKEN, options);
     const floor = await startFloor(options, await temporaryDirectory("floor"));
-    return benchOperations("pglite", { process: server, fixture }, { process: floor, fixture: floorFixture(fixture, options.existingViewers) }, settingsOf(options));
+    return benchOperations(
+      "pglite",
+      { process: server, fixture },
+      { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
+      settingsOf(options),
+    );
   });
 }
 
-async function benchPostgres(options: LoadBenchOptions): Promise<{ rows: OperationRow[]; twoProcesses: TwoProcessRow[] }> {
+async function benchPostgres(
+  options: LoadBenchOptions,
+): Promise<{ rows: OperationRow[]; twoProcesses: TwoProcessRow[] }> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
     const serverDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_server");
@@ -172,7 +227,12 @@ async function benchPostgres(options: LoadBenchOptions): Promise<{ rows: Operati
     const fixture = await prepareFixture(server.url, ADMIN_TOKEN, options);
     const floor = await startFloor(options, floorDatabase.url);
     const first: Target = { process: server, fixture };
-    const rows = await benchOperations("postgres", first, { process: floor, fixture: floorFixture(fixture, options.existingViewers) }, settingsOf(options));
+    const rows = await benchOperations(
+      "postgres",
+      first,
+      { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
+      settingsOf(options),
+    );
     await floor.stop();
     progress("PostgreSQL: a second server process on the same database");
     const second: Target = { process: await startServer(options, storage, secretKey), fixture };
@@ -187,7 +247,8 @@ function errorsOf(figures: Figures[]): number {
 export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBenchResult> {
   const databases: LoadBenchResult["databases"] = [];
   let twoProcesses: TwoProcessRow[] | null = null;
-  if (options.databases.includes("pglite")) databases.push({ database: "pglite", operations: await benchPglite(options) });
+  if (options.databases.includes("pglite"))
+    databases.push({ database: "pglite", operations: await benchPglite(options) });
   if (options.databases.includes("postgres")) {
     const postgres = await benchPostgres(options);
     databases.push({ database: "postgres", operations: postgres.rows });
@@ -201,7 +262,12 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
     serverMain: options.serverMain,
     node: process.version,
     cores: availableParallelism(),
-    settings: { ...settingsOf(options), quick: options.quick, existingViewers: options.existingViewers, watchedViewers: options.watchedViewers },
+    settings: {
+      ...settingsOf(options),
+      quick: options.quick,
+      existingViewers: options.existingViewers,
+      watchedViewers: options.watchedViewers,
+    },
     databases,
     twoProcesses,
     errors: errorsOf(figures),

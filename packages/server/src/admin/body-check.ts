@@ -90,13 +90,22 @@ function messageOf({ keyword, params, message }: AdminValidationError): string {
 
 /** ajv reports a missing or unknown property at its parent object; the issue points at the property itself. */
 function pointerOf({ keyword, params, instancePath }: AdminValidationError): string {
-  const property = keyword === "required" ? params.missingProperty : keyword === "additionalProperties" ? params.additionalProperty : undefined;
+  const property =
+    keyword === "required"
+      ? params.missingProperty
+      : keyword === "additionalProperties"
+        ? params.additionalProperty
+        : undefined;
   return typeof property === "string" ? `${instancePath}/${escapePointerToken(property)}` : instancePath;
 }
 
 /** Maps ajv's errors of one validation to the admin API's issues. */
 export function toBodyIssues(errors: readonly AdminValidationError[]): BodyIssue[] {
-  return withoutSubsumed(errors).map((error) => ({ pointer: pointerOf(error), rule: error.keyword, message: messageOf(error) }));
+  return withoutSubsumed(errors).map((error) => ({
+    pointer: pointerOf(error),
+    rule: error.keyword,
+    message: messageOf(error),
+  }));
 }
 
 /**

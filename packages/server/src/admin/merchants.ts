@@ -1,5 +1,5 @@
 /**
- * Admin operations on merchants and their API keys (admin-contract.md). Suspension and revocation are plain
+ * Admin operations on merchants and their API keys (admin-openapi.yaml). Suspension and revocation are plain
  * writes: the Open API reads key and merchant status on every request, so they apply from the next request.
  */
 import type { ApiKeyStore } from "../auth/api-keys";
@@ -13,7 +13,10 @@ function merchantNotFound(merchantId: string): ServiceError {
 }
 
 /** Creates a merchant; `watchOrigin` is its custom watch domain, used in its login URLs. */
-export async function createMerchant(ctx: AdminContext, input: { name: string; watchOrigin?: string }): Promise<{ merchantId: string }> {
+export async function createMerchant(
+  ctx: AdminContext,
+  input: { name: string; watchOrigin?: string },
+): Promise<{ merchantId: string }> {
   const merchantId = `mch_${randomBase62(ctx.runtime, 16)}`;
   await ctx.db
     .insertInto("merchants")
@@ -28,19 +31,29 @@ export async function createMerchant(ctx: AdminContext, input: { name: string; w
   return { merchantId };
 }
 
-export async function setMerchantStatus(ctx: AdminContext, merchantId: string, status: MerchantStatus): Promise<{ merchantId: string; status: MerchantStatus }> {
+export async function setMerchantStatus(
+  ctx: AdminContext,
+  merchantId: string,
+  status: MerchantStatus,
+): Promise<{ merchantId: string; status: MerchantStatus }> {
   const result = await ctx.db.updateTable("merchants").set({ status }).where("id", "=", merchantId).executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw merchantNotFound(merchantId);
   return { merchantId, status };
 }
 
-export async function createApiKey(ctx: AdminContext & { apiKeys: ApiKeyStore }, merchantId: string): Promise<{ apiKey: string; secret: string }> {
+export async function createApiKey(
+  ctx: AdminContext & { apiKeys: ApiKeyStore },
+  merchantId: string,
+): Promise<{ apiKey: string; secret: string }> {
   const merchant = await ctx.db.selectFrom("merchants").select("id").where("id", "=", merchantId).executeTakeFirst();
   if (merchant === undefined) throw merchantNotFound(merchantId);
   return ctx.apiKeys.create(merchantId);
 }
 
-export async function revokeApiKey(ctx: AdminContext & { apiKeys: ApiKeyStore }, apiKey: string): Promise<{ apiKey: string; status: "REVOKED" }> {
+export async function revokeApiKey(
+  ctx: AdminContext & { apiKeys: ApiKeyStore },
+  apiKey: string,
+): Promise<{ apiKey: string; status: "REVOKED" }> {
   if (!(await ctx.apiKeys.revoke(apiKey))) throw new ServiceError("API_KEY_NOT_FOUND", "no such API key");
   return { apiKey, status: "REVOKED" };
 }

@@ -20,26 +20,48 @@ export interface ImportPlaybackSessionInput {
   startedAt?: string;
 }
 
-export async function importPlaybackSession(ctx: AdminContext, ticketCode: string, input: ImportPlaybackSessionInput): Promise<{ sessionId: string }> {
+export async function importPlaybackSession(
+  ctx: AdminContext,
+  ticketCode: string,
+  input: ImportPlaybackSessionInput,
+): Promise<{ sessionId: string }> {
   const webinar = await webinarIdByCode(ctx.db, ticketCode);
   const now = ctx.runtime.now();
-  const startedAt = input.startedAt === undefined ? new Date(now - input.watchSeconds * 1000) : new Date(input.startedAt);
+  const startedAt =
+    input.startedAt === undefined ? new Date(now - input.watchSeconds * 1000) : new Date(input.startedAt);
   if (Number.isNaN(startedAt.getTime())) {
-    throw new ServiceError("REQUEST_INVALID", "request body is invalid", { errors: [{ pointer: "/startedAt", rule: "format", message: "must be an RFC 3339 date-time" }] });
+    throw new ServiceError("REQUEST_INVALID", "request body is invalid", {
+      errors: [{ pointer: "/startedAt", rule: "format", message: "must be an RFC 3339 date-time" }],
+    });
   }
   const uid = "uid" in input.subject ? input.subject.uid : null;
   if (uid !== null) {
-    const viewer = await ctx.db.selectFrom("viewers").select("uid").where("merchant_id", "=", webinar.merchant_id).where("uid", "=", uid).executeTakeFirst();
-    if (viewer === undefined) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in the webinar's merchant");
+    const viewer = await ctx.db
+      .selectFrom("viewers")
+      .select("uid")
+      .where("merchant_id", "=", webinar.merchant_id)
+      .where("uid", "=", uid)
+      .executeTakeFirst();
+    if (viewer === undefined)
+      throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in the webinar's merchant");
   }
   const sessionId = `ps_${randomBase62(ctx.runtime, 20)}`;
   await ctx.db.transaction().execute(async (trx) => {
     // Shared lock: the finalizer cannot mark live data final between this check and the insert.
-    const live = await trx.selectFrom("webinars").select("live_finalized_at").where("id", "=", webinar.id).forShare().executeTakeFirstOrThrow();
+    const live = await trx
+      .selectFrom("webinars")
+      .select("live_finalized_at")
+      .where("id", "=", webinar.id)
+      .forShare()
+      .executeTakeFirstOrThrow();
     if (input.mode === "LIVE" && live.live_finalized_at !== null) {
-      throw new ServiceError("LIVE_DATA_FINAL", "live data of this webinar is final and no longer changes; LIVE sessions can no longer be recorded", {
-        finalizedAt: rfc3339(new Date(live.live_finalized_at).getTime()),
-      });
+      throw new ServiceError(
+        "LIVE_DATA_FINAL",
+        "live data of this webinar is final and no longer changes; LIVE sessions can no longer be recorded",
+        {
+          finalizedAt: rfc3339(new Date(live.live_finalized_at).getTime()),
+        },
+      );
     }
     await recordPlaybackSession(trx, {
       id: sessionId,

@@ -17,36 +17,60 @@ import { applyLiveAction, finalizeLiveData } from "./live";
 import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
 import { importPlaybackSession, type ImportPlaybackSessionInput } from "./playback";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import { createWebinar, setWebinarStatus, type CreateWebinarInput } from "./webinars";
+import {
+  createWebinar,
+  setWebinarStatus,
+  setWebinarVideo,
+  type CreateWebinarInput,
+  type WebinarVideoInput,
+} from "./webinars";
 
 // Bodies reach the handlers only after checkBody accepted them against the operation's schema.
-type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Handler = (ctx: AdminContext, params: Record<string, string>, body: Body) => Promise<{ status: number; body: object }>;
+// biome-ignore lint/suspicious/noExplicitAny: each handler reads the fields its own schema guarantees.
+type Body = any;
+type Handler = (
+  ctx: AdminContext,
+  params: Record<string, string>,
+  body: Body,
+) => Promise<{ status: number; body: object }>;
 
 const ok = (body: object) => ({ status: 200, body });
 const created = (body: object) => ({ status: 201, body });
 
 const handlers: Record<AdminOperationId, Handler> = {
-  createMerchant: async (ctx, _params, body: { name: string; watchOrigin?: string }) => created(await createMerchant(ctx, body)),
-  setMerchantStatus: async (ctx, params, body: { status: MerchantStatus }) => ok(await setMerchantStatus(ctx, params.merchantId!, body.status)),
+  createMerchant: async (ctx, _params, body: { name: string; watchOrigin?: string }) =>
+    created(await createMerchant(ctx, body)),
+  setMerchantStatus: async (ctx, params, body: { status: MerchantStatus }) =>
+    ok(await setMerchantStatus(ctx, params.merchantId!, body.status)),
   createApiKey: async (ctx, params) => created(await createApiKey(ctx, params.merchantId!)),
   revokeApiKey: async (ctx, params) => ok(await revokeApiKey(ctx, params.apiKey!)),
-  createWebinar: async (ctx, params, body: CreateWebinarInput) => created(await createWebinar(ctx, params.merchantId!, body)),
-  setWebinarStatus: async (ctx, params, body: { status: WebinarStatus }) => ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
-  applyLiveAction: async (ctx, params, body: { action: LiveAction }) => ok(await applyLiveAction(ctx, params.ticketCode!, body.action)),
+  createWebinar: async (ctx, params, body: CreateWebinarInput) =>
+    created(await createWebinar(ctx, params.merchantId!, body)),
+  setWebinarStatus: async (ctx, params, body: { status: WebinarStatus }) =>
+    ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
+  setWebinarVideo: async (ctx, params, body: WebinarVideoInput) =>
+    ok(await setWebinarVideo(ctx, params.ticketCode!, body)),
+  applyLiveAction: async (ctx, params, body: { action: LiveAction }) =>
+    ok(await applyLiveAction(ctx, params.ticketCode!, body.action)),
   finalizeLiveData: async (ctx, params) => ok(await finalizeLiveData(ctx, params.ticketCode!)),
-  importPlaybackSession: async (ctx, params, body: ImportPlaybackSessionInput) => created(await importPlaybackSession(ctx, params.ticketCode!, body)),
-  replaceBlockedTerms: async (ctx, _params, body: { terms: string[] }) => ok(await replaceBlockedTerms(ctx, body.terms)),
+  importPlaybackSession: async (ctx, params, body: ImportPlaybackSessionInput) =>
+    created(await importPlaybackSession(ctx, params.ticketCode!, body)),
+  replaceBlockedTerms: async (ctx, _params, body: { terms: string[] }) =>
+    ok(await replaceBlockedTerms(ctx, body.terms)),
 };
 
-function invalid(errors: { pointer: string; rule: string; message: string }[], message = "request body is invalid"): ServiceError {
+function invalid(
+  errors: { pointer: string; rule: string; message: string }[],
+  message = "request body is invalid",
+): ServiceError {
   return new ServiceError("REQUEST_INVALID", message, { errors });
 }
 
 /** Parses the admin body: JSON object, `application/json`; an empty body is `{}`. */
 function parseBody(text: string, contentType: string | undefined): unknown {
   if (text.trim() === "") return {};
-  if (!/^application\/json\s*(;|$)/i.test(contentType ?? "")) throw invalid([{ pointer: "", rule: "contentType", message: "Content-Type must be application/json" }]);
+  if (!/^application\/json\s*(;|$)/i.test(contentType ?? ""))
+    throw invalid([{ pointer: "", rule: "contentType", message: "Content-Type must be application/json" }]);
   try {
     return JSON.parse(text);
   } catch {
@@ -59,11 +83,22 @@ function honoPath(path: string): string {
   return path.replace(/\{([A-Za-z]+)\}/g, ":$1");
 }
 
-export type AdminRunner = (operationId: AdminOperationId, params: Record<string, string>, text: string, contentType: string | undefined, authorization: string | undefined) => Promise<{ status: number; body: object }>;
+export type AdminRunner = (
+  operationId: AdminOperationId,
+  params: Record<string, string>,
+  text: string,
+  contentType: string | undefined,
+  authorization: string | undefined,
+) => Promise<{ status: number; body: object }>;
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
 export function createAdminRunner(services: AppServices): AdminRunner {
-  const ctx: AdminContext = { db: services.db, runtime: services.runtime, apiKeys: services.apiKeys, finalizeGraceSeconds: services.config.finalizeGraceSeconds };
+  const ctx: AdminContext = {
+    db: services.db,
+    runtime: services.runtime,
+    apiKeys: services.apiKeys,
+    finalizeGraceSeconds: services.config.finalizeGraceSeconds,
+  };
   return async (operationId, params, text, contentType, authorization) => {
     authorizeAdmin(authorization, services.config.adminToken);
     if (params.ticketCode !== undefined && !TICKET_CODE_SHAPE.test(params.ticketCode)) {
@@ -72,7 +107,9 @@ export function createAdminRunner(services: AppServices): AdminRunner {
     const body = parseBody(text, contentType);
     const issues = checkBody(operationId, body);
     if (issues.length > 0) throw invalid(issues);
-    return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () => handlers[operationId](ctx, params, body));
+    return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
+      handlers[operationId](ctx, params, body),
+    );
   };
 }
 

@@ -1,10 +1,9 @@
 /**
- * API keys and their secrets (spec §5.3). The admin API creates and revokes them; the verifier looks a key up
- * on every request; a revocation or a merchant suspension takes effect on the very next request (the short-lived
- * credential cache of auth/credential-cache.ts is re-checked by every request's nonce statement).
+ * API keys and their secrets (the `ApiKey` security scheme of spec/openapi.yaml). The admin API creates and revokes them; the verifier
+ * reads a key from the database on every request, so a revocation or a merchant suspension takes effect on the
+ * very next request in every process.
  */
 import type { Kysely, Transaction } from "kysely";
-import { statement } from "../db/compiled";
 import type { Database, MerchantStatus } from "../db/schema";
 import { randomBase62, type Runtime } from "../runtime";
 import type { SecretBox } from "./secret-box";
@@ -23,7 +22,10 @@ export interface ApiKeyStore {
    * Creates a key for the merchant and returns it with its secret; the secret is never readable again.
    * `executor` runs the insert inside a caller's transaction.
    */
-  create(merchantId: string, executor?: Kysely<Database> | Transaction<Database>): Promise<{ apiKey: string; secret: string }>;
+  create(
+    merchantId: string,
+    executor?: Kysely<Database> | Transaction<Database>,
+  ): Promise<{ apiKey: string; secret: string }>;
   /** Revokes a key; false when there is no such key. Idempotent. */
   revoke(apiKey: string): Promise<boolean>;
   /** The active key's credential, or null for an unknown or revoked key. */
@@ -35,22 +37,16 @@ function newApiKey(runtime: Runtime): string {
   return `wk_live_${randomBase62(runtime, 20)}`;
 }
 
-/** 32 random bytes as base64url (43 characters): raw text for HMAC, distinct from the key (spec §5.3). */
+/** 32 random bytes as base64url (43 characters): raw text for HMAC, distinct from the key (Signing requests). */
 function newSecret(runtime: Runtime): string {
   return runtime.randomBytes(32).toString("base64url");
 }
 
 const OPENED_LIMIT = 10_000;
 
-const findActiveKey = statement<{ secret_sealed: string; merchant_id: string; merchant_status: MerchantStatus }>(`
-  select k.secret_sealed, k.merchant_id, m.status as merchant_status
-  from api_keys k join merchants m on m.id = k.merchant_id
-  where k.api_key = $1 and k.status = 'ACTIVE'
-`);
-
 export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime: Runtime): ApiKeyStore {
-  // Opened secrets by their sealed form: the row (and so the key's status) is read on every request, only the
-  // decryption of an unchanged sealed value is skipped.
+  // Opened secrets by key and sealed form (never by a plaintext): the row, and so the key's status, is read on
+  // every request; only the decryption of an unchanged sealed value is skipped.
   const opened = new Map<string, string>();
   const open = (sealed: string, apiKey: string): string => {
     const cacheKey = `${apiKey}\n${sealed}`;
@@ -68,7 +64,14 @@ export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime:
       const secret = newSecret(runtime);
       await executor
         .insertInto("api_keys")
-        .values({ api_key: apiKey, merchant_id: merchantId, secret_sealed: box.seal(secret, apiKey), status: "ACTIVE", created_at: new Date(runtime.now()), revoked_at: null })
+        .values({
+          api_key: apiKey,
+          merchant_id: merchantId,
+          secret_sealed: box.seal(secret, apiKey),
+          status: "ACTIVE",
+          created_at: new Date(runtime.now()),
+          revoked_at: null,
+        })
         .execute();
       return { apiKey, secret };
     },
@@ -84,9 +87,20 @@ export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime:
       return exists !== undefined;
     },
     async findActive(apiKey) {
-      const [row] = await findActiveKey(db, [apiKey]);
+      const row = await db
+        .selectFrom("api_keys as k")
+        .innerJoin("merchants as m", "m.id", "k.merchant_id")
+        .select(["k.secret_sealed", "k.merchant_id", "m.status as merchant_status"])
+        .where("k.api_key", "=", apiKey)
+        .where("k.status", "=", "ACTIVE")
+        .executeTakeFirst();
       if (row === undefined) return null;
-      return { apiKey, secret: open(row.secret_sealed, apiKey), merchantId: row.merchant_id, merchantStatus: row.merchant_status };
+      return {
+        apiKey,
+        secret: open(row.secret_sealed, apiKey),
+        merchantId: row.merchant_id,
+        merchantStatus: row.merchant_status,
+      };
     },
   };
 }

@@ -16,7 +16,10 @@ describe("secret box (AES-256-GCM)", () => {
   it.each([
     ["another API key as associated data", (sealed: string) => box.open(sealed, "wk_live_2")],
     ["another key", (sealed: string) => createSecretBox(randomBytes(32), systemRuntime).open(sealed, "wk_live_1")],
-    ["a tampered ciphertext", (sealed: string) => box.open(sealed.slice(0, -2) + (sealed.endsWith("A") ? "BB" : "AA"), "wk_live_1")],
+    [
+      "a tampered ciphertext",
+      (sealed: string) => box.open(sealed.slice(0, -2) + (sealed.endsWith("A") ? "BB" : "AA"), "wk_live_1"),
+    ],
   ])("refuses %s", (_label, open) => {
     expect(() => open(box.seal("s3cret", "wk_live_1"))).toThrow();
   });

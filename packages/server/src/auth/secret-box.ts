@@ -36,7 +36,12 @@ export function createSecretBox(key: Buffer, runtime: Pick<Runtime, "randomBytes
       const cipher = createCipheriv("aes-256-gcm", keyCopy, iv);
       cipher.setAAD(Buffer.from(associatedData, "utf8"));
       const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-      return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
+      return [
+        VERSION,
+        iv.toString("base64url"),
+        cipher.getAuthTag().toString("base64url"),
+        ciphertext.toString("base64url"),
+      ].join(".");
     },
     open(sealed, associatedData) {
       const [version, iv, tag, ciphertext] = sealed.split(".");

@@ -13,7 +13,11 @@ import type { Runtime } from "../runtime";
 export const SECRET_KEY_FILE = "secret.key";
 
 /** Resolves the 32-byte key; creates the key file when needed. */
-export async function resolveSecretKey(configured: Buffer | undefined, storage: StorageConfig, runtime: Pick<Runtime, "randomBytes">): Promise<Buffer> {
+export async function resolveSecretKey(
+  configured: Buffer | undefined,
+  storage: StorageConfig,
+  runtime: Pick<Runtime, "randomBytes">,
+): Promise<Buffer> {
   if (configured !== undefined) return configured;
   if (storage.kind === "postgres") throw new ConfigError("WEBINAR_SECRET_KEY is required with DATABASE_URL");
   if (storage.dataDir === "memory:") return runtime.randomBytes(32);

@@ -21,7 +21,10 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   if (constraint === undefined) return true;
   const named = (error as DatabaseErrorLike).constraint;
   if (typeof named === "string") return named === constraint;
-  return typeof (error as DatabaseErrorLike).message === "string" && ((error as DatabaseErrorLike).message as string).includes(`"${constraint}"`);
+  return (
+    typeof (error as DatabaseErrorLike).message === "string" &&
+    ((error as DatabaseErrorLike).message as string).includes(`"${constraint}"`)
+  );
 }
 
 // SQLSTATE classes meaning "the database cannot serve right now", not "this query is wrong":

@@ -9,6 +9,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import { limits } from "@org/webinar-types";
+import { postgresNonceStoreSchema } from "@org/webinar-validator/nonce-store/postgres";
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -301,6 +302,29 @@ const subjectCreditWatermark: Migration = {
   },
 };
 
+/**
+ * The webinar's video sources for the watch page: the live source and the replay source (absolute http(s) URLs,
+ * null when not set; the page then plays the sample video shipped with the server).
+ */
+const webinarVideoUrls: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table webinars add column live_video_url text`.execute(db);
+    await sql`alter table webinars add column replay_video_url text`.execute(db);
+  },
+};
+
+/**
+ * Used nonces move to @org/webinar-validator's PostgreSQL nonce store, under the same table name and with the
+ * store's own columns. Nonces in flight are dropped: a request signed before the upgrade is at most one retry.
+ */
+const validatorNonceStore: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`drop table open_api_nonces`.execute(db);
+    // The validator's statements, as text: they are the store's schema, not a query the builder can say.
+    for (const statement of postgresNonceStoreSchema("open_api_nonces")) await sql.raw(statement).execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
@@ -308,16 +332,22 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0003_watch_totals": watchTotals,
   "0004_live_finalization": liveFinalization,
   "0005_subject_credit_watermark": subjectCreditWatermark,
+  "0006_webinar_video_urls": webinarVideoUrls,
+  "0007_validator_nonce_store": validatorNonceStore,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };
 
 /** Applies every pending migration; throws with the failing migration's error. */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against every past schema, so no one Database type fits.
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
-    throw new Error(`database migration${failed === undefined ? "" : ` ${failed}`} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `database migration${failed === undefined ? "" : ` ${failed}`} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }

@@ -45,6 +45,9 @@ export interface WebinarsTable {
   live_finalized_at: Timestamp | null;
   /** When the finalizer finalizes the live data (set by END, CANCEL, FAIL: then + grace). */
   live_finalize_due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The watch page's video source while live, and after the live (null: the sample video). */
+  live_video_url: ColumnType<string | null, string | null | undefined, string | null>;
+  replay_video_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -88,10 +91,12 @@ export interface WatchSessionsTable {
   expires_at: Timestamp;
 }
 
+/** The table of @org/webinar-validator's PostgreSQL nonce store (auth/nonce-stores.ts). */
 export interface OpenApiNoncesTable {
   api_key: string;
   nonce: string;
-  expires_at: Timestamp;
+  /** Epoch milliseconds; a bigint column, read as a string by the driver. */
+  expires_at_ms: ColumnType<string, number, number>;
 }
 
 export interface PlaybackSessionsTable {
@@ -133,9 +138,9 @@ export interface WatchSubjectTotalsTable {
   scope: WatchScope;
   subject_key: string;
   uid: number | null;
-  live_seconds: ColumnType<number | string, number, number>;
-  replay_seconds: ColumnType<number | string, number, number>;
-  total_seconds: ColumnType<number | string, number, number>;
+  live_seconds: ColumnType<number | string, number, number | string>;
+  replay_seconds: ColumnType<number | string, number, number | string>;
+  total_seconds: ColumnType<number | string, number, number | string>;
   session_count: number;
   first_watched_at: Timestamp;
   last_watched_at: Timestamp;
@@ -152,7 +157,7 @@ export interface WatchTotalsTable {
   kind: "REGISTERED" | "ANONYMOUS";
   viewer_count: number;
   session_count: number;
-  watch_seconds: ColumnType<number | string, number, number>;
+  watch_seconds: ColumnType<number | string, number, number | string>;
   updated_at: Timestamp;
 }
 

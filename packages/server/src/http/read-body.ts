@@ -9,3 +9,6 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   if (body === undefined) throw new ServiceError("REQUEST_INVALID", `the request body exceeds ${maxBytes} bytes`);
   return decoder.decode(body);
 }
+
+/** Bodies of the admin API and the watch page's API are small JSON documents. */
+export const SMALL_BODY_BYTES = 64 * 1024;

@@ -6,7 +6,8 @@
  * the error's own text, and is logged with the request id.
  */
 import { isRejectedValue } from "../db/errors";
-import { errorEnvelope, ServiceError } from "../errors";
+import { errorEnvelope } from "@org/webinar-validator";
+import { ServiceError } from "../errors";
 import type { Logger } from "../log";
 
 /** Headers of every JSON answer (http/security-headers.ts adds `nosniff` and `no-store` to every answer). */
@@ -15,8 +16,16 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** A JSON answer carrying `X-Request-Id`. */
-export function jsonResponse(requestId: string, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": requestId } });
+export function jsonResponse(
+  requestId: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": requestId },
+  });
 }
 
 /** The error code an answer was given, for the access log. */
@@ -26,26 +35,51 @@ export interface ErrorOutcome {
 }
 
 /** Renders `error` as the error envelope; unexpected errors are logged and answered 500 INTERNAL_ERROR. */
-export function errorResponse(requestId: string, error: unknown, logger: Logger, headers: Record<string, string> = {}): ErrorOutcome {
+export function errorResponse(
+  requestId: string,
+  error: unknown,
+  logger: Logger,
+  headers: Record<string, string> = {},
+): ErrorOutcome {
   if (error instanceof ServiceError) {
-    if (error.status >= 500 && (error as { cause?: unknown }).cause !== undefined) logger.warn({ requestId, code: error.code, cause: describeCause(error) }, "dependency unavailable");
-    return { response: jsonResponse(requestId, error.status, errorEnvelope(requestId, error.code, error.message, error.details), headers), code: error.code };
+    if (error.status >= 500 && (error as { cause?: unknown }).cause !== undefined)
+      logger.warn({ requestId, code: error.code, cause: describeCause(error) }, "dependency unavailable");
+    return {
+      response: jsonResponse(
+        requestId,
+        error.status,
+        errorEnvelope(requestId, error.code, error.message, error.details),
+        headers,
+      ),
+      code: error.code,
+    };
   }
   if (isRejectedValue(error)) {
     logger.info({ requestId, cause: (error as Error).message }, "the database refused a value of the request");
-    return { response: jsonResponse(requestId, 400, errorEnvelope(requestId, "REQUEST_INVALID", "a value of the request cannot be stored"), headers), code: "REQUEST_INVALID" };
+    return {
+      response: jsonResponse(
+        requestId,
+        400,
+        errorEnvelope(requestId, "REQUEST_INVALID", "a value of the request cannot be stored"),
+        headers,
+      ),
+      code: "REQUEST_INVALID",
+    };
   }
   logger.error({ requestId, err: error }, "unexpected error");
-  return { response: jsonResponse(requestId, 500, errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"), headers), code: "INTERNAL_ERROR" };
+  return {
+    response: jsonResponse(
+      requestId,
+      500,
+      errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"),
+      headers,
+    ),
+    code: "INTERNAL_ERROR",
+  };
 }
 
 function describeCause(error: ServiceError): string | undefined {
   const cause = (error as { cause?: unknown }).cause;
   if (cause === undefined) return undefined;
   return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-}
-
-/** `req_` + 32 hex characters, the format of the validator's request ids. */
-export function newRequestId(): string {
-  return `req_${crypto.randomUUID().replaceAll("-", "")}`;
 }

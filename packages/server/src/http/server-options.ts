@@ -6,7 +6,10 @@
 import type { Server, ServerOptions } from "node:http";
 import type { ServerConfig } from "../config";
 
-type ConnectionLimits = Pick<ServerConfig, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxHeaderBytes" | "maxConnections">;
+type ConnectionLimits = Pick<
+  ServerConfig,
+  "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxHeaderBytes" | "maxConnections"
+>;
 
 /**
  * Node checks the headers and request time limits of open connections on this interval (30 s by default), so a

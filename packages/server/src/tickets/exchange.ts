@@ -26,16 +26,33 @@ export interface WatchSession {
   expiresAtMs: number;
 }
 
-/** LOGIN_TICKET_INVALID: one answer for every ticket that cannot be exchanged, so a caller learns nothing. */
-export function invalidTicket(): ServiceError {
-  return new ServiceError("LOGIN_TICKET_INVALID", "the login ticket is invalid, expired, already used or for another webinar");
+/**
+ * Why a ticket presented with its own webinar's code cannot be exchanged. Only the holder of the ticket itself
+ * learns it (the lookup is by the ticket's hash), so it tells nothing about any other ticket: the watch page uses
+ * it to say "this link has already been used" instead of a bare "invalid".
+ */
+export type InvalidTicketReason = "USED" | "EXPIRED" | "SUPERSEDED";
+
+/**
+ * LOGIN_TICKET_INVALID: one code for every ticket that cannot be exchanged. `details.reason` is present only for
+ * a real ticket of that webinar (see InvalidTicketReason); unknown tickets and other webinars' get none.
+ */
+export function invalidTicket(reason?: InvalidTicketReason): ServiceError {
+  return new ServiceError(
+    "LOGIN_TICKET_INVALID",
+    "the login ticket is invalid, expired, already used or for another webinar",
+    reason === undefined ? undefined : { reason },
+  );
 }
 
 /**
  * @example
  * const session = await exchangeLoginTicket({ ticketCode, loginTicket }, deps); // throws LOGIN_TICKET_INVALID
  */
-export async function exchangeLoginTicket(input: { ticketCode: string; loginTicket: string }, deps: ExchangeDependencies): Promise<WatchSession> {
+export async function exchangeLoginTicket(
+  input: { ticketCode: string; loginTicket: string },
+  deps: ExchangeDependencies,
+): Promise<WatchSession> {
   const now = deps.runtime.now();
   const session = newToken("ws_", deps.runtime);
   const expiresAtMs = now + deps.sessionTtlSeconds * 1000;
@@ -52,7 +69,19 @@ export async function exchangeLoginTicket(input: { ticketCode: string; loginTick
         .where("w.ticket_code", "=", input.ticketCode)
         .returning(["t.merchant_id", "t.uid", "t.webinar_id"])
         .executeTakeFirst();
-      if (consumed === undefined) throw invalidTicket();
+      if (consumed === undefined) {
+        const known = await trx
+          .selectFrom("login_tickets as t")
+          .innerJoin("webinars as w", "w.id", "t.webinar_id")
+          .select(["t.state", "t.expires_at"])
+          .where("t.ticket_hash", "=", hashToken(input.loginTicket))
+          .where("w.ticket_code", "=", input.ticketCode)
+          .executeTakeFirst();
+        if (known === undefined) throw invalidTicket();
+        throw invalidTicket(
+          known.state === "CONSUMED" ? "USED" : known.state === "SUPERSEDED" ? "SUPERSEDED" : "EXPIRED",
+        );
+      }
       await trx
         .insertInto("watch_sessions")
         .values({
@@ -64,7 +93,13 @@ export async function exchangeLoginTicket(input: { ticketCode: string; loginTick
           expires_at: new Date(expiresAtMs),
         })
         .execute();
-      return { uid: consumed.uid, merchantId: consumed.merchant_id, ticketCode: input.ticketCode, sessionToken: session.token, expiresAtMs };
+      return {
+        uid: consumed.uid,
+        merchantId: consumed.merchant_id,
+        ticketCode: input.ticketCode,
+        sessionToken: session.token,
+        expiresAtMs,
+      };
     }),
   );
 }

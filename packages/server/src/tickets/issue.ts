@@ -6,11 +6,8 @@
  * for) and inserts the new one, in one statement. The partial unique index `login_tickets_one_unused_per_viewer`
  * makes "one valid ticket per viewer" a database fact.
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { LoginTicket } from "@org/webinar-types";
-import { StaleCredentialError } from "../auth/credential-cache";
-import { claimCtes, claimParameters, NonceReplayedError, type NonceClaim } from "../auth/nonce-claim";
-import { statement } from "../db/compiled";
 import type { Database } from "../db/schema";
 import { dependencyStep, isUnavailable } from "../dependency";
 import { ServiceError } from "../errors";
@@ -36,27 +33,29 @@ export interface IssueTicketInput {
 /** Every login ticket starts with this prefix. */
 export const LOGIN_TICKET_PREFIX = "lt_";
 
-// One statement, one transaction: lock the viewer, supersede its unused ticket, insert (migration 0002).
-const issueTicket = statement<{ issued: boolean }>("select issue_login_ticket($1, $2, $3, $4, $5, $6) as issued");
-
-// The same with the webinar lookup folded in (one round trip instead of two): the merchant's webinar with this
-// code and its status, and, only when it is PUBLISHED, the ticket issued by the same function. No row: no such
-// webinar; issued null: not published (nothing written).
-const issueTicketForCode = statement<{ status: string; issued: boolean | null }>(`
-  select w.status, case when w.status = 'PUBLISHED' then issue_login_ticket($1, $2, $3, w.id, $5, $6) end as issued
-  from webinars w where w.ticket_code = $4 and w.merchant_id = $1
-`);
-
-// The same with the request's nonce consumed in the statement ($7-$9, auth/nonce-claim.ts): the ticket is
-// issued only when the nonce was inserted now, by a key and merchant still ACTIVE. Always one row.
-const issueTicketForCodeClaimingNonce = statement<{ key_active: boolean; fresh: boolean; status: string | null; issued: boolean | null }>(`
-  with ${claimCtes(7)},
-  w as (select id, status from webinars where ticket_code = $4::text and merchant_id = $1::text)
-  select (select active from key_state) as key_active, exists (select 1 from consumed) as fresh, w.status,
-    case when w.status = 'PUBLISHED' and exists (select 1 from consumed)
-      then issue_login_ticket($1::text, $2::integer, $3::text, w.id, $5::timestamptz, $6::timestamptz) end as issued
-  from (select 1) as one left join w on true
-`);
+/**
+ * One statement, one transaction: lock the viewer, supersede its unused ticket, insert (migration 0002). With
+ * `ticketCode`, the merchant's webinar is looked up in the same statement and the ticket issued only when it is
+ * PUBLISHED: no row, no such webinar; `issued` null, not published (nothing written).
+ */
+function issueTicketStatement(
+  db: Kysely<Database>,
+  input: IssueTicketInput,
+  hash: string,
+  issuedAt: number,
+  expiresAt: number,
+) {
+  // A call of the migration's SQL function inside a CASE: raw SQL, the builder has no CASE around a function call.
+  const issue = sql<
+    boolean | null
+  >`case when w.status = 'PUBLISHED' then issue_login_ticket(${input.merchantId}, ${input.uid}, ${hash}, w.id, ${new Date(issuedAt)}, ${new Date(expiresAt)}) end`;
+  return db
+    .selectFrom("webinars as w")
+    .select(["w.status", issue.as("issued")])
+    .where("w.ticket_code", "=", input.ticketCode)
+    .where("w.merchant_id", "=", input.merchantId)
+    .executeTakeFirst();
+}
 
 /**
  * Unavailability of the folded statement: a transport failure (no SQLSTATE: the statement never ran) is what
@@ -65,7 +64,8 @@ const issueTicketForCodeClaimingNonce = statement<{ key_active: boolean; fresh: 
  */
 function foldedUnavailable(error: unknown): ServiceError | undefined {
   if (error instanceof ServiceError || !isUnavailable(error)) return undefined;
-  const hasSqlState = typeof (error as { code?: unknown }).code === "string" && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+  const hasSqlState =
+    typeof (error as { code?: unknown }).code === "string" && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
   const unavailable = hasSqlState
     ? new ServiceError("AUTH_DEPENDENCY_UNAVAILABLE", "ticket storage is temporarily unavailable")
     : new ServiceError("PUBLIC_METADATA_UNAVAILABLE", "webinar metadata is temporarily unavailable");
@@ -91,7 +91,7 @@ export function loginUrl(origin: string, ticketCode: string, ticket: string): st
  * @example
  * const { loginUrl } = await issueLoginTicket({ merchantId, uid: 4821937, ticketCode: "wbn-7Hq2kP9x" }, deps);
  */
-export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicketDependencies, claim?: NonceClaim): Promise<LoginTicket> {
+export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicketDependencies): Promise<LoginTicket> {
   // Fast path: the webinar metadata lives in this database and the watch origin is already known, so the three
   // steps are one statement (the order of the answers is unchanged: a missing webinar is still 404 before
   // anything is written, and no step that can fail follows the write).
@@ -101,34 +101,25 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
     const issuedAt = deps.runtime.now();
     const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
     const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
-    const parameters = [input.merchantId, input.uid, hash, input.ticketCode, new Date(issuedAt), new Date(expiresAt)];
-    let row: { status: string | null; issued: boolean | null } | undefined;
-    if (claim === undefined || claim.consumed) {
-      try {
-        [row] = await issueTicketForCode(deps.db, parameters);
-      } catch (error) {
-        throw foldedUnavailable(error) ?? error;
-      }
-    } else {
-      let claimed: { key_active: boolean; fresh: boolean; status: string | null; issued: boolean | null } | undefined;
-      try {
-        [claimed] = await issueTicketForCodeClaimingNonce(deps.db, [...parameters, ...claimParameters(claim)]);
-      } catch (error) {
-        throw foldedUnavailable(error) ?? error;
-      }
-      if (claimed?.key_active !== true) throw new StaleCredentialError(claim.apiKey, claim.nonce);
-      if (claimed.fresh !== true) throw new NonceReplayedError();
-      claim.consumed = true;
-      row = claimed;
+    let row: { status: string; issued: boolean | null } | undefined;
+    try {
+      row = await issueTicketStatement(deps.db, input, hash, issuedAt, expiresAt);
+    } catch (error) {
+      throw foldedUnavailable(error) ?? error;
     }
     if (row === undefined || row.status !== "PUBLISHED") throw webinarNotFound();
     if (row.issued !== true) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in this merchant");
-    return { loginTicket: token, loginUrl: loginUrl(knownOrigin, input.ticketCode, token), expiresAt: rfc3339(expiresAt) };
+    return {
+      loginTicket: token,
+      loginUrl: loginUrl(knownOrigin, input.ticketCode, token),
+      expiresAt: rfc3339(expiresAt),
+    };
   }
 
-  await claim?.consumeSeparately();
-  const webinar = await dependencyStep("PUBLIC_METADATA_UNAVAILABLE", "webinar metadata is temporarily unavailable", () =>
-    deps.webinars.find(input.merchantId, input.ticketCode),
+  const webinar = await dependencyStep(
+    "PUBLIC_METADATA_UNAVAILABLE",
+    "webinar metadata is temporarily unavailable",
+    () => deps.webinars.find(input.merchantId, input.ticketCode),
   );
   if (webinar === null || webinar.status !== "PUBLISHED") {
     throw webinarNotFound();
@@ -141,10 +132,16 @@ export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicke
   const issuedAt = deps.runtime.now();
   const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
   const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
-  const issued = await dependencyStep("AUTH_DEPENDENCY_UNAVAILABLE", "ticket storage is temporarily unavailable", async () => {
-    const [row] = await issueTicket(deps.db, [input.merchantId, input.uid, hash, webinar.id, new Date(issuedAt), new Date(expiresAt)]);
-    return row?.issued === true;
-  });
+  const issued = await dependencyStep(
+    "AUTH_DEPENDENCY_UNAVAILABLE",
+    "ticket storage is temporarily unavailable",
+    async () => {
+      const issue = sql<boolean>`issue_login_ticket(${input.merchantId}, ${input.uid}, ${hash}, ${webinar.id}, ${new Date(issuedAt)}, ${new Date(expiresAt)})`;
+      // A call of the migration's SQL function: raw SQL, the builder cannot call a function without a table.
+      const row = await sql<{ issued: boolean }>`select ${issue} as issued`.execute(deps.db);
+      return row.rows[0]?.issued === true;
+    },
+  );
   if (!issued) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in this merchant");
   return { loginTicket: token, loginUrl: loginUrl(origin, input.ticketCode, token), expiresAt: rfc3339(expiresAt) };
 }

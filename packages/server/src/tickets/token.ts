@@ -15,7 +15,11 @@ const RANDOM_PART_LENGTH = 43;
 
 /** Whether `value` has the shape of a token `newToken(prefix)` makes (anything else was never issued). */
 export function isTokenShaped(prefix: string, value: string): boolean {
-  return value.length === prefix.length + RANDOM_PART_LENGTH && value.startsWith(prefix) && /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length));
+  return (
+    value.length === prefix.length + RANDOM_PART_LENGTH &&
+    value.startsWith(prefix) &&
+    /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length))
+  );
 }
 
 /** A new token `<prefix>` + base64url(32 random bytes) and its hash. */

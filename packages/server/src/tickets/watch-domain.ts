@@ -1,5 +1,5 @@
 /**
- * The watch-domain lookup of ticket issuing (spec §2.2, §4.4): the origin of the merchant's custom watch domain,
+ * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom watch domain,
  * or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step of its own.
  *
  * A merchant's watch origin is set when the merchant is created and no operation changes it, so a found origin
@@ -24,7 +24,11 @@ export function createWatchDomainResolver(db: Kysely<Database>, defaultOrigin: (
     async originFor(merchantId) {
       let origin = origins.get(merchantId);
       if (origin === undefined) {
-        const row = await db.selectFrom("merchants").select("watch_origin").where("id", "=", merchantId).executeTakeFirst();
+        const row = await db
+          .selectFrom("merchants")
+          .select("watch_origin")
+          .where("id", "=", merchantId)
+          .executeTakeFirst();
         if (row === undefined) return defaultOrigin();
         origin = row.watch_origin;
         if (origins.size >= CACHE_LIMIT) origins.clear();

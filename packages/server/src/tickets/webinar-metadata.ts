@@ -1,9 +1,8 @@
 /**
- * The webinar-metadata lookup of ticket issuing (spec §4.4): which webinar a `ticketCode` names within the
+ * The webinar-metadata lookup of ticket issuing (issueLoginTicket): which webinar a `ticketCode` names within the
  * merchant, and its state. Its failure is 503 PUBLIC_METADATA_UNAVAILABLE, so it is a step of its own.
  */
 import type { Kysely } from "kysely";
-import { statement } from "../db/compiled";
 import type { Database, WebinarStatus } from "../db/schema";
 
 export interface WebinarMetadata {
@@ -12,11 +11,9 @@ export interface WebinarMetadata {
 }
 
 export interface WebinarMetadataSource {
-  /** The merchant's webinar with this code, or null (another merchant's webinar is treated as nonexistent, §1.4). */
+  /** The merchant's webinar with this code, or null (another merchant's webinar is treated as nonexistent: WEBINAR_NOT_FOUND). */
   find(merchantId: string, ticketCode: string): Promise<WebinarMetadata | null>;
 }
-
-const findWebinar = statement<WebinarMetadata>("select id, status from webinars where ticket_code = $1 and merchant_id = $2");
 
 /** Sources reading the `webinars` table of a database: ticket issuing may fold their lookup into its statement. */
 const databaseSources = new WeakMap<WebinarMetadataSource, Kysely<Database>>();
@@ -24,7 +21,12 @@ const databaseSources = new WeakMap<WebinarMetadataSource, Kysely<Database>>();
 export function createWebinarMetadataSource(db: Kysely<Database>): WebinarMetadataSource {
   const source: WebinarMetadataSource = {
     async find(merchantId, ticketCode) {
-      const [row] = await findWebinar(db, [ticketCode, merchantId]);
+      const row = await db
+        .selectFrom("webinars")
+        .select(["id", "status"])
+        .where("ticket_code", "=", ticketCode)
+        .where("merchant_id", "=", merchantId)
+        .executeTakeFirst();
       return row ?? null;
     },
   };

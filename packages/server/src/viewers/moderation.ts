@@ -1,5 +1,5 @@
 /**
- * Display-name moderation for upsert (spec §4.3, §7.2): first the operator's blocked-terms list (admin
+ * Display-name moderation for upsert (upsertViewer, Errors and retries): first the operator's blocked-terms list (admin
  * `PUT /admin/v1/moderation/blocked-terms`), then, when WEBINAR_MODERATION_URL is set, an external service.
  *
  * External protocol (defined by this server, documented in README.md):
@@ -34,7 +34,10 @@ export function matchBlockedTerms(text: string, terms: readonly string[]): strin
   return terms.filter((term) => folded.includes(foldForMatching(term)));
 }
 
-async function askExternalService(text: string, options: ModerationOptions & { url: string }): Promise<string[] | null> {
+async function askExternalService(
+  text: string,
+  options: ModerationOptions & { url: string },
+): Promise<string[] | null> {
   let response: Response;
   try {
     response = await options.fetch(options.url, {
@@ -54,7 +57,8 @@ async function askExternalService(text: string, options: ModerationOptions & { u
     verdict = undefined;
   }
   const { allowed, matches } = (verdict ?? {}) as { allowed?: unknown; matches?: unknown };
-  const matchesValid = matches === undefined || (Array.isArray(matches) && matches.every((match) => typeof match === "string"));
+  const matchesValid =
+    matches === undefined || (Array.isArray(matches) && matches.every((match) => typeof match === "string"));
   if (typeof allowed !== "boolean" || !matchesValid) {
     throw new ServiceError("CONTENT_MODERATION_UNAVAILABLE", "content moderation is temporarily unavailable");
   }
@@ -70,12 +74,16 @@ export function createDisplayNameModerator(db: Kysely<Database>, options: Modera
         rows.map((row) => row.term),
       );
       if (blocked.length > 0) {
-        throw new ServiceError("CONTENT_SENSITIVE", "displayName was rejected by content moderation", { matches: blocked });
+        throw new ServiceError("CONTENT_SENSITIVE", "displayName was rejected by content moderation", {
+          matches: blocked,
+        });
       }
       if (options.url === undefined) return;
       const external = await askExternalService(text, { ...options, url: options.url });
       if (external !== null) {
-        throw new ServiceError("CONTENT_SENSITIVE", "displayName was rejected by content moderation", { matches: external });
+        throw new ServiceError("CONTENT_SENSITIVE", "displayName was rejected by content moderation", {
+          matches: external,
+        });
       }
     },
   };

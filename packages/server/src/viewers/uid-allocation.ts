@@ -1,5 +1,5 @@
 /**
- * Choosing the UID of a new viewer (spec §2.1: 10000-9999999, unique per merchant). UIDs are drawn uniformly at
+ * Choosing the UID of a new viewer (Viewer: 10000-9999999, unique per merchant). UIDs are drawn uniformly at
  * random from the configured range, so they reveal neither order nor count; the database's primary key
  * (merchant_id, uid) settles collisions. When random draws keep colliding (the range is nearly full), a search
  * finds the smallest free UID after a random start, so the last free UIDs are still found; none at all means
@@ -21,7 +21,12 @@ export function randomUid(range: UidRange, runtime: Pick<Runtime, "randomInt">):
   return runtime.randomInt(range.min, range.max);
 }
 
-async function smallestFreeFrom(db: Kysely<Database> | Transaction<Database>, merchantId: string, start: number, range: UidRange): Promise<number | null> {
+async function smallestFreeFrom(
+  db: Kysely<Database> | Transaction<Database>,
+  merchantId: string,
+  start: number,
+  range: UidRange,
+): Promise<number | null> {
   // The smallest free UID >= start is start itself or one past an occupied UID >= start.
   const { rows } = await sql<{ uid: number }>`
     select c.uid from (
@@ -45,5 +50,8 @@ export async function searchFreeUid(
   runtime: Pick<Runtime, "randomInt">,
 ): Promise<number | null> {
   const start = randomUid(range, runtime);
-  return (await smallestFreeFrom(db, merchantId, start, range)) ?? (start > range.min ? smallestFreeFrom(db, merchantId, range.min, range) : null);
+  return (
+    (await smallestFreeFrom(db, merchantId, start, range)) ??
+    (start > range.min ? smallestFreeFrom(db, merchantId, range.min, range) : null)
+  );
 }

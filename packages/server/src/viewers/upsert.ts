@@ -1,9 +1,9 @@
 /**
- * Create or update external viewer (spec §4.3) in ONE statement, hence one transaction: an
+ * Create or update external viewer (upsertViewer) in ONE statement, hence one transaction: an
  * `INSERT ... ON CONFLICT (merchant_id, external_user_id) DO UPDATE` creates the viewer, or applies the changes
  * to the existing one, and the database's unique constraints decide every race:
  *
- * | §4.3 case                                   | here                                                                  |
+ * | upsertViewer case                                   | here                                                                  |
  * |---------------------------------------------|-----------------------------------------------------------------------|
  * | only externalUserId                         | inserted; or nothing to change -> the row as read by the statement    |
  * | same external id, current phone             | nothing to change -> the existing viewer, created false               |
@@ -18,11 +18,8 @@
  * before the arbiter check saw the other row, so it is retried once before it is answered 409. A UID collision
  * (primary key) draws another UID.
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Viewer } from "@org/webinar-types";
-import { StaleCredentialError } from "../auth/credential-cache";
-import { claimCtes, claimParameters, NonceReplayedError, type NonceClaim } from "../auth/nonce-claim";
-import { statement } from "../db/compiled";
 import { isUniqueViolation } from "../db/errors";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
@@ -67,97 +64,103 @@ function identityConflict(): ServiceError {
 }
 
 function toViewer(row: ViewerRow, externalUserId: string): Viewer {
-  return { uid: row.uid, externalUserId: row.external_user_id ?? externalUserId, phone: row.phone, displayName: row.display_name };
+  return {
+    uid: row.uid,
+    externalUserId: row.external_user_id ?? externalUserId,
+    phone: row.phone,
+    displayName: row.display_name,
+  };
 }
 
-/** The phone to bind, or null to keep the current one (omitted, empty or whitespace-only, §4.3). */
+/** The phone to bind, or null to keep the current one (omitted, empty or whitespace-only, upsertViewer). */
 function phoneToBind(phone: string | undefined): string | null {
   const trimmed = phone?.trim();
   return trimmed === undefined || trimmed === "" ? null : trimmed;
 }
 
-// $1 merchant, $2 uid, $3 external id, $4 phone to bind (null: keep), $5 display name, $6 whether the display
-// name was sent (omitted keeps it), $7 now. The insert-or-update returns the row it wrote; when the viewer exists
-// and nothing changes it writes nothing, and the second branch returns the row as it stood when the statement
-// began, so every usual case is one round trip. No row at all: a concurrent creation committed after that
-// snapshot (the caller reads it once more).
-const upsertRow = statement<ViewerRow & { inserted: boolean }>(`
-  with written as (
-    insert into viewers as v (merchant_id, uid, external_user_id, phone, display_name, created_at, updated_at)
-    values ($1, $2, $3, $4::text, $5::text, $7, $7)
-    on conflict (merchant_id, external_user_id) do update
-      set phone = coalesce($4::text, v.phone),
-          display_name = case when $6::boolean then $5::text else v.display_name end,
-          updated_at = $7
-      where ($4::text is not null and $4::text is distinct from v.phone)
-         or ($6::boolean and $5::text is distinct from v.display_name)
-    returning uid, external_user_id, phone, display_name, (xmax = 0) as inserted
-  )
-  select * from written
-  union all
-  select uid, external_user_id, phone, display_name, false from viewers
-  where merchant_id = $1 and external_user_id = $3 and not exists (select 1 from written)
-`);
-
-// The same with the request's nonce consumed in the statement ($8-$10, auth/nonce-claim.ts): the viewer is
-// written only when the nonce was inserted now, by a key and merchant still ACTIVE. Always one row.
-const upsertRowClaimingNonce = statement<Partial<ViewerRow & { inserted: boolean }> & { key_active: boolean; fresh: boolean }>(`
-  with ${claimCtes(8)},
-  written as (
-    insert into viewers as v (merchant_id, uid, external_user_id, phone, display_name, created_at, updated_at)
-    select $1::text, $2::integer, $3::text, $4::text, $5::text, $7::timestamptz, $7::timestamptz from consumed
-    on conflict (merchant_id, external_user_id) do update
-      set phone = coalesce($4::text, v.phone),
-          display_name = case when $6::boolean then $5::text else v.display_name end,
-          updated_at = $7::timestamptz
-      where ($4::text is not null and $4::text is distinct from v.phone)
-         or ($6::boolean and $5::text is distinct from v.display_name)
-    returning uid, external_user_id, phone, display_name, (xmax = 0) as inserted
-  ), found as (
-    select uid, external_user_id, phone, display_name, inserted from written
-    union all
-    select uid, external_user_id, phone, display_name, false from viewers
-    where merchant_id = $1::text and external_user_id = $3::text and exists (select 1 from consumed) and not exists (select 1 from written)
-  )
-  select (select active from key_state) as key_active, exists (select 1 from consumed) as fresh, found.*
-  from (select 1) as one left join found on true
-`);
-
-const readRow = statement<ViewerRow>("select uid, external_user_id, phone, display_name from viewers where merchant_id = $1 and external_user_id = $2");
-
-/** Inserts the viewer, or updates the existing one where something changes (undefined: exists, nothing to change). */
-async function upsertStatement(db: Kysely<Database>, input: UpsertInput, uid: number, phone: string | null, now: Date, claim?: NonceClaim): Promise<(ViewerRow & { inserted: boolean }) | undefined> {
-  const parameters = [input.merchantId, uid, input.externalUserId, phone, input.displayName ?? null, input.displayName !== undefined, now];
-  if (claim === undefined || claim.consumed) {
-    const [row] = await upsertRow(db, parameters);
-    return row;
-  }
-  const [row] = await upsertRowClaimingNonce(db, [...parameters, ...claimParameters(claim)]);
-  if (row?.key_active !== true) throw new StaleCredentialError(claim.apiKey, claim.nonce);
-  if (row.fresh !== true) throw new NonceReplayedError();
-  claim.consumed = true;
-  return row.uid === undefined || row.uid === null ? undefined : (row as ViewerRow & { inserted: boolean });
+/**
+ * Inserts the viewer, or updates the existing one where something changes. The insert-or-update returns the row
+ * it wrote; when the viewer exists and nothing changes it writes nothing, and the second branch returns the row
+ * as it stood when the statement began, so every usual case is one round trip. Undefined: a concurrent creation
+ * committed after that snapshot (the caller reads it once more).
+ */
+async function upsertStatement(
+  db: Kysely<Database>,
+  input: UpsertInput,
+  uid: number,
+  phone: string | null,
+  now: Date,
+): Promise<(ViewerRow & { inserted: boolean }) | undefined> {
+  const { merchantId, externalUserId } = input;
+  const sendsName = input.displayName !== undefined;
+  const displayName = input.displayName ?? null;
+  // Raw SQL below only where the builder cannot say it: the conflict's conditional update, and `xmax = 0`, true for
+  // a row this statement inserted.
+  return db
+    .with("written", (w) =>
+      w
+        .insertInto("viewers")
+        .values({
+          merchant_id: merchantId,
+          uid,
+          external_user_id: externalUserId,
+          phone,
+          display_name: displayName,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((conflict) =>
+          conflict
+            .columns(["merchant_id", "external_user_id"])
+            .doUpdateSet({
+              phone: sql`coalesce(${phone}::text, viewers.phone)`,
+              display_name: sendsName ? displayName : sql`viewers.display_name`,
+              updated_at: now,
+            })
+            .where(
+              sql<boolean>`(${phone}::text is not null and ${phone}::text is distinct from viewers.phone) or (${sendsName} and ${displayName}::text is distinct from viewers.display_name)`,
+            ),
+        )
+        .returning(["uid", "external_user_id", "phone", "display_name", sql<boolean>`(xmax = 0)`.as("inserted")]),
+    )
+    .selectFrom("written")
+    .selectAll()
+    .unionAll((db) =>
+      db
+        .selectFrom("viewers")
+        .select(["uid", "external_user_id", "phone", "display_name", sql<boolean>`false`.as("inserted")])
+        .where("merchant_id", "=", merchantId)
+        .where("external_user_id", "=", externalUserId)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom("written").select("uid")))),
+    )
+    .executeTakeFirst();
 }
 
-async function readByExternalId(db: Kysely<Database>, merchantId: string, externalUserId: string): Promise<ViewerRow | undefined> {
-  const [row] = await readRow(db, [merchantId, externalUserId]);
-  return row;
+async function readByExternalId(
+  db: Kysely<Database>,
+  merchantId: string,
+  externalUserId: string,
+): Promise<ViewerRow | undefined> {
+  return db
+    .selectFrom("viewers")
+    .select(["uid", "external_user_id", "phone", "display_name"])
+    .where("merchant_id", "=", merchantId)
+    .where("external_user_id", "=", externalUserId)
+    .executeTakeFirst();
 }
 
 /**
  * Runs one upsert. Moderation runs first, outside any statement, so a slow moderation service holds no lock
- * (nor, on PGlite, the single connection). With `claim` (a display name never: the caller consumes the nonce
- * before moderation) the first statement that writes also consumes the request's nonce.
+ * (nor, on PGlite, the single connection).
  *
  * @example
  * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" }, deps);
  */
-export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies, claim?: NonceClaim): Promise<UpsertResult> {
+export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies): Promise<UpsertResult> {
   const phone = phoneToBind(input.phone);
   const displayName = typeof input.displayName === "string" ? input.displayName.trim() : input.displayName;
   const normalized: UpsertInput = { ...input, displayName };
   if (typeof displayName === "string") {
-    await claim?.consumeSeparately(); // the replay answer comes before moderation's
     await deps.moderator.check(displayName);
   }
 
@@ -168,13 +171,17 @@ export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies,
     if (uidCollisions >= RANDOM_UID_ATTEMPTS) {
       // Random draws keep colliding: the range is nearly full. The viewer may exist already (no UID needed).
       const existing = await readByExternalId(deps.db, input.merchantId, input.externalUserId);
-      const free = existing === undefined ? await searchFreeUid(deps.db, input.merchantId, deps.uidRange, deps.runtime) : existing.uid;
-      if (free === null) throw new ServiceError("VIEWER_UID_EXHAUSTED", "the merchant's viewer UID capacity is exhausted");
+      const free =
+        existing === undefined
+          ? await searchFreeUid(deps.db, input.merchantId, deps.uidRange, deps.runtime)
+          : existing.uid;
+      if (free === null)
+        throw new ServiceError("VIEWER_UID_EXHAUSTED", "the merchant's viewer UID capacity is exhausted");
       uid = free;
     }
     let row: (ViewerRow & { inserted: boolean }) | undefined;
     try {
-      row = await upsertStatement(deps.db, normalized, uid, phone, new Date(deps.runtime.now()), claim);
+      row = await upsertStatement(deps.db, normalized, uid, phone, new Date(deps.runtime.now()));
     } catch (error) {
       if (isUniqueViolation(error, UID_CONSTRAINT)) {
         uidCollisions += 1;

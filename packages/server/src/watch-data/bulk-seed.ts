@@ -36,7 +36,10 @@ export interface SeededViewer {
 }
 
 /** What the seed writes for viewer `i` (the tests' expected values). */
-export function seededViewer(i: number, options: Pick<BulkSeedOptions, "uidBase" | "externalPrefix" | "t0"> = {}): SeededViewer {
+export function seededViewer(
+  i: number,
+  options: Pick<BulkSeedOptions, "uidBase" | "externalPrefix" | "t0"> = {},
+): SeededViewer {
   const t0 = (options.t0 ?? DEFAULT_T0).getTime();
   const liveSeconds = (i * 7919) % 3600;
   const liveAt = t0 + ((i * 104729) % 86400) * 1000;

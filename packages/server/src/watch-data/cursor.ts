@@ -1,5 +1,5 @@
 /**
- * Opaque keyset cursors of the detail query (spec §4.6): `c1.<payload>.<mac>`, the payload holding a hash of the
+ * Opaque keyset cursors of the detail query (queryViewerWatch): `c1.<payload>.<mac>`, the payload holding a hash of the
  * query (webinar, mode, filters, sort; not pageSize) and the sort key of the last item, the MAC (HMAC-SHA256
  * under a key derived from the server's secret key, so every process sharing the database accepts it) making
  * any edited or invented cursor invalid. A cursor of another query, or not made here: WATCH_REQUEST_INVALID.
@@ -13,7 +13,7 @@ export interface CursorPosition {
   uid: number;
 }
 
-/** Identifies a query for its cursors: changing any of these drops the cursor (§4.6 rule 4). */
+/** Identifies a query for its cursors: changing any of these drops the cursor (queryViewerWatch). */
 export function queryFingerprint(query: object): string {
   return createHash("sha256").update(JSON.stringify(query)).digest("base64url").slice(0, 22);
 }
@@ -23,7 +23,9 @@ function mac(key: Buffer, payload: string): Buffer {
 }
 
 export function encodeCursor(key: Buffer, fingerprint: string, position: CursorPosition): string {
-  const payload = Buffer.from(JSON.stringify({ q: fingerprint, v: position.value, u: position.uid })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ q: fingerprint, v: position.value, u: position.uid })).toString(
+    "base64url",
+  );
   return `c1.${payload}.${mac(key, payload).toString("base64url")}`;
 }
 
@@ -37,7 +39,11 @@ export function decodeCursor(key: Buffer, fingerprint: string, cursor: string): 
   const expected = mac(key, payload);
   const given = Buffer.from(tag, "base64url");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw mismatch();
-  const { q, v, u } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { q: unknown; v: unknown; u: unknown };
+  const { q, v, u } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+    q: unknown;
+    v: unknown;
+    u: unknown;
+  };
   if (q !== fingerprint || typeof v !== "number" || typeof u !== "number") throw mismatch();
   return { value: v, uid: u };
 }

@@ -1,5 +1,5 @@
 /**
- * `dataState` of the overview (spec §3.2) and the live-finalization gate of the detail query (§4.6 rule 6), from
+ * `dataState` of the overview (Data states) and the live-finalization gate of the detail query (queryViewerWatch), from
  * the webinar's live lifecycle (admin `live` and `finalize`).
  */
 import type { DataState, PlaybackMode } from "@org/webinar-types";
@@ -26,7 +26,7 @@ export function overviewDataState(mode: PlaybackMode, live: LiveState, hasReplay
   return ENDED.includes(live.liveStatus) ? "FINALIZING" : "PROVISIONAL";
 }
 
-/** §4.6 rule 6: LIVE and ALL detail queries wait for final live data once the webinar has started. */
+/** queryViewerWatch: LIVE and ALL detail queries wait for final live data once the webinar has started. */
 export function liveDataNotFinal(mode: PlaybackMode, live: LiveState): boolean {
   return mode !== "REPLAY" && live.liveStartedAt !== null && live.liveFinalizedAt === null;
 }

@@ -7,44 +7,61 @@
  * several processes on one database never finalize a webinar twice; the admin `finalize` runs the same step now.
  */
 import type { Kysely, Transaction } from "kysely";
-import { statement } from "../db/compiled";
 import type { Database } from "../db/schema";
 import type { Logger } from "../log";
 import { randomBase62, type Runtime } from "../runtime";
 
-// $1 now, $2 batch size
-const claimDue = statement<{ id: string }>(`
-  select id from webinars
-  where live_finalized_at is null and live_finalize_due_at is not null and live_finalize_due_at <= $1
-  order by live_finalize_due_at
-  limit $2
-  for update skip locked
-`);
-
-// $1 webinar
-const closeOpenLiveSessions = statement<never>(`
-  update playback_sessions set ended_at = last_activity_at
-  where webinar_id = $1 and mode = 'LIVE' and ended_at is null
-`);
-
-// $1 webinar, $2 now
-const markFinal = statement<{ live_status: string }>(`
-  update webinars set live_finalized_at = $2
-  where id = $1 and live_finalized_at is null and live_status in ('ENDED', 'CANCELLED', 'FAILED')
-  returning live_status
-`);
+/** The ids of up to `batchSize` webinars due for finalization, locked; rows another process holds are skipped. */
+async function claimDue(trx: Transaction<Database>, now: Date, batchSize: number): Promise<{ id: string }[]> {
+  return trx
+    .selectFrom("webinars")
+    .select("id")
+    .where("live_finalized_at", "is", null)
+    .where("live_finalize_due_at", "is not", null)
+    .where("live_finalize_due_at", "<=", now)
+    .orderBy("live_finalize_due_at")
+    .limit(batchSize)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
 
 /**
  * Finalizes one webinar whose row the caller has locked (or claimed); returns false when it already was final
  * (idempotent) or has not ended.
  */
-export async function finalizeLockedWebinar(trx: Transaction<Database>, webinarId: string, now: Date, runtime: Runtime): Promise<boolean> {
-  const [marked] = await markFinal(trx, [webinarId, now]);
+export async function finalizeLockedWebinar(
+  trx: Transaction<Database>,
+  webinarId: string,
+  now: Date,
+  runtime: Runtime,
+): Promise<boolean> {
+  const marked = await trx
+    .updateTable("webinars")
+    .set({ live_finalized_at: now })
+    .where("id", "=", webinarId)
+    .where("live_finalized_at", "is", null)
+    .where("live_status", "in", ["ENDED", "CANCELLED", "FAILED"])
+    .returning("live_status")
+    .executeTakeFirst();
   if (marked === undefined) return false;
-  await closeOpenLiveSessions(trx, [webinarId]);
+  // Open LIVE sessions end at their last heartbeat.
+  await trx
+    .updateTable("playback_sessions")
+    .set((eb) => ({ ended_at: eb.ref("last_activity_at") }))
+    .where("webinar_id", "=", webinarId)
+    .where("mode", "=", "LIVE")
+    .where("ended_at", "is", null)
+    .execute();
   await trx
     .insertInto("webinar_live_events")
-    .values({ id: `wle_${randomBase62(runtime, 16)}`, webinar_id: webinarId, action: "FINALIZE", live_status: marked.live_status as never, occurred_at: now })
+    .values({
+      id: `wle_${randomBase62(runtime, 16)}`,
+      webinar_id: webinarId,
+      action: "FINALIZE",
+      live_status: marked.live_status,
+      occurred_at: now,
+    })
     .execute();
   return true;
 }
@@ -55,7 +72,7 @@ export async function finalizeDueWebinars(db: Kysely<Database>, runtime: Runtime
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
       const now = new Date(runtime.now());
-      const due = await claimDue(trx, [now, batchSize]);
+      const due = await claimDue(trx, now, batchSize);
       let count = 0;
       for (const { id } of due) if (await finalizeLockedWebinar(trx, id, now, runtime)) count += 1;
       return { count, claimed: due.length };
@@ -88,7 +105,9 @@ export function startFinalizer(db: Kysely<Database>, runtime: Runtime, logger: L
   };
   const tick = () => {
     if (stopped) return;
-    runOnce().catch((error: unknown) => logger.warn({ err: error }, "live-data finalization pass failed; retrying later"));
+    runOnce().catch((error: unknown) =>
+      logger.warn({ err: error }, "live-data finalization pass failed; retrying later"),
+    );
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();

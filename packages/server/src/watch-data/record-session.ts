@@ -5,9 +5,8 @@
  * (subject of the mode, counts of the mode, subject of ALL, counts of ALL), so concurrent imports cannot
  * deadlock, and the upserts' row locks make the counts exact.
  */
-import type { Transaction } from "kysely";
-import { statement } from "../db/compiled";
-import type { Database, PlaybackMode } from "../db/schema";
+import { sql, type Transaction } from "kysely";
+import type { Database, PlaybackMode, WatchScope } from "../db/schema";
 
 export interface PlaybackSession {
   id: string;
@@ -28,34 +27,94 @@ export interface PlaybackSession {
   open?: boolean;
 }
 
-// $1 webinar, $2 scope, $3 subject key, $4 uid, $5 live s, $6 replay s, $7 first, $8 last, $9 devices, $10 protocols
-const addToSubject = statement<{ inserted: boolean }>(`
-  insert into watch_subject_totals as t
-    (webinar_id, scope, subject_key, uid, live_seconds, replay_seconds, total_seconds, session_count,
-     first_watched_at, last_watched_at, device_types, protocols)
-  values ($1, $2, $3, $4, $5, $6, $5::bigint + $6::bigint, 1, $7, $8, $9::text[], $10::text[])
-  on conflict (webinar_id, scope, subject_key) do update set
-    live_seconds = t.live_seconds + excluded.live_seconds,
-    replay_seconds = t.replay_seconds + excluded.replay_seconds,
-    total_seconds = t.total_seconds + excluded.total_seconds,
-    session_count = t.session_count + 1,
-    first_watched_at = least(t.first_watched_at, excluded.first_watched_at),
-    last_watched_at = greatest(t.last_watched_at, excluded.last_watched_at),
-    device_types = array(select distinct d from unnest(t.device_types || excluded.device_types) d order by d),
-    protocols = array(select distinct p from unnest(t.protocols || excluded.protocols) p order by p)
-  returning (xmax = 0) as inserted
-`);
+/** A subject's session in `scope`: the upsert of its totals row; true when the row is new (a new viewer there). */
+async function addToSubject(
+  trx: Transaction<Database>,
+  row: {
+    webinarId: string;
+    scope: WatchScope;
+    subjectKey: string;
+    uid: number | null;
+    live: number;
+    replay: number;
+    first: Date;
+    last: Date;
+    deviceTypes: string[];
+    protocols: string[];
+  },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto("watch_subject_totals")
+    .values({
+      webinar_id: row.webinarId,
+      scope: row.scope,
+      subject_key: row.subjectKey,
+      uid: row.uid,
+      live_seconds: row.live,
+      replay_seconds: row.replay,
+      total_seconds: row.live + row.replay,
+      session_count: 1,
+      first_watched_at: row.first,
+      last_watched_at: row.last,
+      device_types: row.deviceTypes,
+      protocols: row.protocols,
+    })
+    .onConflict((oc) =>
+      oc.columns(["webinar_id", "scope", "subject_key"]).doUpdateSet((eb) => ({
+        live_seconds: eb("watch_subject_totals.live_seconds", "+", eb.ref("excluded.live_seconds")),
+        replay_seconds: eb("watch_subject_totals.replay_seconds", "+", eb.ref("excluded.replay_seconds")),
+        total_seconds: eb("watch_subject_totals.total_seconds", "+", eb.ref("excluded.total_seconds")),
+        session_count: eb("watch_subject_totals.session_count", "+", 1),
+        first_watched_at: eb.fn("least", ["watch_subject_totals.first_watched_at", "excluded.first_watched_at"]),
+        last_watched_at: eb.fn("greatest", ["watch_subject_totals.last_watched_at", "excluded.last_watched_at"]),
+        // Raw SQL: the builder has no array constructor over a subquery (the sorted union of both lists).
+        device_types: sql<
+          string[]
+        >`array(select distinct d from unnest(watch_subject_totals.device_types || excluded.device_types) d order by d)`,
+        protocols: sql<
+          string[]
+        >`array(select distinct p from unnest(watch_subject_totals.protocols || excluded.protocols) p order by p)`,
+      })),
+    )
+    // Raw SQL: the builder cannot name the system column xmax (0 for a row this statement inserted).
+    .returning(sql<boolean>`(xmax = 0)`.as("inserted"))
+    .executeTakeFirst();
+  return inserted?.inserted === true;
+}
 
-// $1 webinar, $2 scope, $3 kind, $4 new viewers (0 or 1), $5 seconds, $6 time
-const addToTotals = statement<never>(`
-  insert into watch_totals as w (webinar_id, scope, kind, viewer_count, session_count, watch_seconds, updated_at)
-  values ($1, $2, $3, $4, 1, $5, $6)
-  on conflict (webinar_id, scope, kind) do update set
-    viewer_count = w.viewer_count + excluded.viewer_count,
-    session_count = w.session_count + 1,
-    watch_seconds = w.watch_seconds + excluded.watch_seconds,
-    updated_at = greatest(w.updated_at, excluded.updated_at)
-`);
+/** A session in `scope` of the webinar's counts of `kind`: one more session, `newViewers` more viewers. */
+async function addToTotals(
+  trx: Transaction<Database>,
+  row: {
+    webinarId: string;
+    scope: WatchScope;
+    kind: "REGISTERED" | "ANONYMOUS";
+    newViewers: number;
+    seconds: number;
+    at: Date;
+  },
+): Promise<void> {
+  await trx
+    .insertInto("watch_totals")
+    .values({
+      webinar_id: row.webinarId,
+      scope: row.scope,
+      kind: row.kind,
+      viewer_count: row.newViewers,
+      session_count: 1,
+      watch_seconds: row.seconds,
+      updated_at: row.at,
+    })
+    .onConflict((oc) =>
+      oc.columns(["webinar_id", "scope", "kind"]).doUpdateSet((eb) => ({
+        viewer_count: eb("watch_totals.viewer_count", "+", eb.ref("excluded.viewer_count")),
+        session_count: eb("watch_totals.session_count", "+", 1),
+        watch_seconds: eb("watch_totals.watch_seconds", "+", eb.ref("excluded.watch_seconds")),
+        updated_at: eb.fn("greatest", ["watch_totals.updated_at", "excluded.updated_at"]),
+      })),
+    )
+    .execute();
+}
 
 /** The key of a subject's totals rows: `u:<uid>` for a registered viewer, `a:<anonymousId>` for an anonymous one. */
 function subjectKeyOf(session: { uid: number | null; anonymousId: string | null }): string {
@@ -77,7 +136,8 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       protocol: session.protocol,
       started_at: session.startedAt,
       recorded_at: session.recordedAt,
-      last_activity_at: session.open === true ? session.startedAt : new Date(session.startedAt.getTime() + session.watchSeconds * 1000),
+      last_activity_at:
+        session.open === true ? session.startedAt : new Date(session.startedAt.getTime() + session.watchSeconds * 1000),
       ended_at: session.open === true ? null : new Date(session.startedAt.getTime() + session.watchSeconds * 1000),
       credited_ms: session.watchSeconds * 1000,
     })
@@ -88,37 +148,28 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
   const replay = session.mode === "REPLAY" ? session.watchSeconds : 0;
   const lastWatchedAt = new Date(session.startedAt.getTime() + session.watchSeconds * 1000);
   for (const scope of [session.mode, "ALL"] as const) {
-    const [subject] = await addToSubject(trx, [
-      session.webinarId,
+    const inserted = await addToSubject(trx, {
+      webinarId: session.webinarId,
       scope,
       subjectKey,
-      session.uid,
+      uid: session.uid,
       live,
       replay,
-      session.startedAt,
-      lastWatchedAt,
-      [session.deviceType],
-      session.protocol === null ? [] : [session.protocol],
-    ]);
-    await addToTotals(trx, [session.webinarId, scope, kind, subject?.inserted === true ? 1 : 0, session.watchSeconds, session.recordedAt]);
+      first: session.startedAt,
+      last: lastWatchedAt,
+      deviceTypes: [session.deviceType],
+      protocols: session.protocol === null ? [] : [session.protocol],
+    });
+    await addToTotals(trx, {
+      webinarId: session.webinarId,
+      scope,
+      kind,
+      newViewers: inserted ? 1 : 0,
+      seconds: session.watchSeconds,
+      at: session.recordedAt,
+    });
   }
 }
-
-// $1 webinar, $2 scope, $3 subject key, $4 live s, $5 replay s, $6 last watched
-const creditSubject = statement<never>(`
-  update watch_subject_totals set
-    live_seconds = live_seconds + $4::bigint,
-    replay_seconds = replay_seconds + $5::bigint,
-    total_seconds = total_seconds + $4::bigint + $5::bigint,
-    last_watched_at = greatest(last_watched_at, $6::timestamptz)
-  where webinar_id = $1 and scope = $2 and subject_key = $3
-`);
-
-// $1 webinar, $2 scope, $3 kind, $4 seconds, $5 time
-const creditTotals = statement<never>(`
-  update watch_totals set watch_seconds = watch_seconds + $4::bigint, updated_at = greatest(updated_at, $5::timestamptz)
-  where webinar_id = $1 and scope = $2 and kind = $3
-`);
 
 /**
  * Adds `seconds` effective seconds of an open session (already counted as a session and a viewer when it started)
@@ -137,21 +188,31 @@ export async function creditPlaybackSeconds(
   const live = session.mode === "LIVE" ? seconds : 0;
   const replay = session.mode === "REPLAY" ? seconds : 0;
   for (const scope of [session.mode, "ALL"] as const) {
-    await creditSubject(trx, [session.webinarId, scope, subjectKey, live, replay, watchedUntil]);
-    await creditTotals(trx, [session.webinarId, scope, kind, seconds, now]);
+    // The bigint sums read as number | string; `$castTo` gives them the column's write type (number).
+    await trx
+      .updateTable("watch_subject_totals")
+      .set((eb) => ({
+        live_seconds: eb("live_seconds", "+", live).$castTo<number>(),
+        replay_seconds: eb("replay_seconds", "+", replay).$castTo<number>(),
+        total_seconds: eb("total_seconds", "+", live + replay).$castTo<number>(),
+        last_watched_at: eb.fn("greatest", ["last_watched_at", eb.val(watchedUntil)]),
+      }))
+      .where("webinar_id", "=", session.webinarId)
+      .where("scope", "=", scope)
+      .where("subject_key", "=", subjectKey)
+      .execute();
+    await trx
+      .updateTable("watch_totals")
+      .set((eb) => ({
+        watch_seconds: eb("watch_seconds", "+", seconds).$castTo<number>(),
+        updated_at: eb.fn("greatest", ["updated_at", eb.val(now)]),
+      }))
+      .where("webinar_id", "=", session.webinarId)
+      .where("scope", "=", scope)
+      .where("kind", "=", kind)
+      .execute();
   }
 }
-
-// $1 webinar, $2 scope (the session's mode), $3 subject key
-const lockSubjectWatermark = statement<{ credited_until: Date | null }>(`
-  select credited_until from watch_subject_totals where webinar_id = $1 and scope = $2 and subject_key = $3 for update
-`);
-
-// $1 webinar, $2 scope, $3 subject key, $4 new watermark
-const moveSubjectWatermark = statement<never>(`
-  update watch_subject_totals set credited_until = greatest(credited_until, $4::timestamptz)
-  where webinar_id = $1 and scope = $2 and subject_key = $3
-`);
 
 /**
  * Claims the part of `segment` (epoch milliseconds) that no other session of the subject in this mode has been
@@ -165,10 +226,23 @@ export async function claimSubjectTime(
   segment: { from: number; until: number },
 ): Promise<number> {
   const subjectKey = subjectKeyOf(session);
-  const [row] = await lockSubjectWatermark(trx, [session.webinarId, session.mode, subjectKey]);
+  const row = await trx
+    .selectFrom("watch_subject_totals")
+    .select("credited_until")
+    .where("webinar_id", "=", session.webinarId)
+    .where("scope", "=", session.mode)
+    .where("subject_key", "=", subjectKey)
+    .forUpdate()
+    .executeTakeFirst();
   const watermark = row?.credited_until == null ? -Infinity : new Date(row.credited_until).getTime();
   const from = Math.max(segment.from, watermark);
   if (segment.until <= from) return 0;
-  await moveSubjectWatermark(trx, [session.webinarId, session.mode, subjectKey, new Date(segment.until)]);
+  await trx
+    .updateTable("watch_subject_totals")
+    .set((eb) => ({ credited_until: eb.fn("greatest", ["credited_until", eb.val(new Date(segment.until))]) }))
+    .where("webinar_id", "=", session.webinarId)
+    .where("scope", "=", session.mode)
+    .where("subject_key", "=", subjectKey)
+    .execute();
   return segment.until - from;
 }

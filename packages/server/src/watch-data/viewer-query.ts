@@ -1,12 +1,18 @@
 /**
- * Query viewer watch detail (spec §4.6) from the per-subject totals (record-session.ts): registered subjects only,
+ * Query viewer watch detail (queryViewerWatch) from the per-subject totals (record-session.ts): registered subjects only,
  * filtered by `uids` OR `externalUserIds` and `minWatchSeconds`, ordered by the requested sort with the uid as
  * the stable tie-breaker, one keyset page at a time (no OFFSET, no total). Each record shows the viewer's
- * current identity fields; omitted when unset (§2.4).
+ * current identity fields; omitted when unset (ViewerWatchRecord).
  */
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { PlaybackMode, QueryViewerWatchRequest, Sort, ViewerWatchPage, ViewerWatchRecord } from "@org/webinar-types";
+import type {
+  PlaybackMode,
+  QueryViewerWatchRequest,
+  Sort,
+  ViewerWatchPage,
+  ViewerWatchRecord,
+} from "@org/webinar-types";
 import type { Database } from "../db/schema";
 import { rfc3339 } from "../tickets/issue";
 import { decodeCursor, encodeCursor, queryFingerprint, type CursorPosition } from "./cursor";
@@ -29,7 +35,9 @@ interface SubjectRow {
 }
 
 /** The sort column of each order and its direction; ties are broken by uid ascending. */
-const ORDER: Readonly<Record<Sort, { column: "total_seconds" | "last_watched_at" | "first_watched_at"; descending: boolean }>> = {
+const ORDER: Readonly<
+  Record<Sort, { column: "total_seconds" | "last_watched_at" | "first_watched_at"; descending: boolean }>
+> = {
   WATCH_SECONDS_DESC: { column: "total_seconds", descending: true },
   LAST_WATCHED_DESC: { column: "last_watched_at", descending: true },
   FIRST_WATCHED_ASC: { column: "first_watched_at", descending: false },
@@ -42,7 +50,9 @@ function sortValue(row: SubjectRow, sort: Sort): number {
 
 /** "Viewer 8000" from the phone's last four digits, else a stable code derived from the uid. */
 export function displayNickname(uid: number, phone: string | null): string {
-  return phone !== null ? `Viewer ${phone.slice(-4)}` : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
+  return phone !== null
+    ? `Viewer ${phone.slice(-4)}`
+    : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
 }
 
 function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
@@ -65,7 +75,7 @@ function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
   };
 }
 
-/** What identifies the query for its cursors (§4.6 rule 4): not pageSize; id lists as sets. */
+/** What identifies the query for its cursors (queryViewerWatch): not pageSize; id lists as sets. */
 export function fingerprintOf(request: QueryViewerWatchRequest): string {
   return queryFingerprint({
     t: request.ticketCode,
@@ -83,7 +93,13 @@ export function cursorOf(request: QueryViewerWatchRequest, cursorKey: Buffer): C
 }
 
 /** The keyset page query (pageSize + 1 rows, to know whether there is a next page); exported for the benchmark's EXPLAIN. */
-export function viewerPageQuery(db: Kysely<Database>, merchantId: string, webinarId: string, request: QueryViewerWatchRequest, after: CursorPosition | undefined) {
+export function viewerPageQuery(
+  db: Kysely<Database>,
+  merchantId: string,
+  webinarId: string,
+  request: QueryViewerWatchRequest,
+  after: CursorPosition | undefined,
+) {
   const mode: PlaybackMode = request.playbackMode;
   const { column, descending } = ORDER[request.sort];
   const uids = request.uids ?? [];
@@ -103,9 +119,27 @@ export function viewerPageQuery(db: Kysely<Database>, merchantId: string, webina
       "t.protocols",
       // The viewer's identity fields for the page's rows only (scalar primary-key lookups, not a join the
       // planner could turn into a hash join over every viewer followed by a Sort).
-      (eb) => eb.selectFrom("viewers as v").select("v.external_user_id").where("v.merchant_id", "=", merchantId).whereRef("v.uid", "=", "t.uid").as("external_user_id"),
-      (eb) => eb.selectFrom("viewers as v").select("v.phone").where("v.merchant_id", "=", merchantId).whereRef("v.uid", "=", "t.uid").as("phone"),
-      (eb) => eb.selectFrom("viewers as v").select("v.display_name").where("v.merchant_id", "=", merchantId).whereRef("v.uid", "=", "t.uid").as("display_name"),
+      (eb) =>
+        eb
+          .selectFrom("viewers as v")
+          .select("v.external_user_id")
+          .where("v.merchant_id", "=", merchantId)
+          .whereRef("v.uid", "=", "t.uid")
+          .as("external_user_id"),
+      (eb) =>
+        eb
+          .selectFrom("viewers as v")
+          .select("v.phone")
+          .where("v.merchant_id", "=", merchantId)
+          .whereRef("v.uid", "=", "t.uid")
+          .as("phone"),
+      (eb) =>
+        eb
+          .selectFrom("viewers as v")
+          .select("v.display_name")
+          .where("v.merchant_id", "=", merchantId)
+          .whereRef("v.uid", "=", "t.uid")
+          .as("display_name"),
     ])
     .where("t.webinar_id", "=", webinarId)
     .where("t.scope", "=", mode)
@@ -116,7 +150,17 @@ export function viewerPageQuery(db: Kysely<Database>, merchantId: string, webina
       eb.or([
         ...(uids.length > 0 ? [eb("t.uid", "in", uids)] : []),
         ...(externalUserIds.length > 0
-          ? [eb("t.uid", "in", eb.selectFrom("viewers as v").select("v.uid").where("v.merchant_id", "=", merchantId).where("v.external_user_id", "in", externalUserIds))]
+          ? [
+              eb(
+                "t.uid",
+                "in",
+                eb
+                  .selectFrom("viewers as v")
+                  .select("v.uid")
+                  .where("v.merchant_id", "=", merchantId)
+                  .where("v.external_user_id", "in", externalUserIds),
+              ),
+            ]
           : []),
       ]),
     );
@@ -148,5 +192,11 @@ export async function readViewerPage(
   const last = page.at(-1);
   const items = page.map((row) => toRecord(webinar.id, row));
   if (rows.length <= request.pageSize || last === undefined) return { items };
-  return { items, nextCursor: encodeCursor(cursorKey, fingerprintOf(request), { value: sortValue(last, request.sort), uid: last.uid }) };
+  return {
+    items,
+    nextCursor: encodeCursor(cursorKey, fingerprintOf(request), {
+      value: sortValue(last, request.sort),
+      uid: last.uid,
+    }),
+  };
 }

@@ -17,7 +17,6 @@
  * Seconds are credited as whole seconds of the session's credited milliseconds, so no fraction is lost.
  */
 import type { Kysely } from "kysely";
-import { statement } from "../db/compiled";
 import type { Database, LiveStatus, PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
@@ -52,7 +51,10 @@ function invalid(message: string): ServiceError {
 }
 
 function unauthorized(): ServiceError {
-  return new ServiceError("PLAYBACK_UNAUTHORIZED", "no watch session (exchange a login ticket first) or anonymous subject");
+  return new ServiceError(
+    "PLAYBACK_UNAUTHORIZED",
+    "no watch session (exchange a login ticket first) or anonymous subject",
+  );
 }
 
 /** The cookie value of `name`, or undefined. */
@@ -63,11 +65,6 @@ export function cookieValue(header: string | undefined, name: string): string | 
   }
   return undefined;
 }
-
-const findSession = statement<{ merchant_id: string; uid: number; webinar_id: string }>(
-  "select merchant_id, uid, webinar_id from watch_sessions where session_hash = $1 and expires_at > $2",
-);
-const findWebinar = statement<{ id: string; merchant_id: string }>("select id, merchant_id from webinars where ticket_code = $1");
 
 /**
  * The viewer of a request: the watch session, else the anonymous cookie (with the webinar of `ticketCode`).
@@ -81,8 +78,16 @@ export async function resolveViewer(
 ): Promise<{ viewer: Viewer; newAnonymousId?: string }> {
   const sessionToken = cookieValue(cookies, "webinar_session");
   if (sessionToken !== undefined && sessionToken !== "") {
-    const [session] = await findSession(deps.db, [hashToken(sessionToken), new Date(deps.runtime.now())]);
-    if (session !== undefined) return { viewer: { webinarId: session.webinar_id, merchantId: session.merchant_id, uid: session.uid, anonymousId: null } };
+    const session = await deps.db
+      .selectFrom("watch_sessions")
+      .select(["merchant_id", "uid", "webinar_id"])
+      .where("session_hash", "=", hashToken(sessionToken))
+      .where("expires_at", ">", new Date(deps.runtime.now()))
+      .executeTakeFirst();
+    if (session !== undefined)
+      return {
+        viewer: { webinarId: session.webinar_id, merchantId: session.merchant_id, uid: session.uid, anonymousId: null },
+      };
   }
   let anonymousId = cookieValue(cookies, ANON_COOKIE);
   if (anonymousId !== undefined && !TOKEN_SHAPE.test(anonymousId)) anonymousId = undefined;
@@ -92,7 +97,11 @@ export async function resolveViewer(
     return { viewer: { webinarId: null, merchantId: null, uid: null, anonymousId } };
   }
   if (typeof ticketCode !== "string" || !TICKET_CODE_SHAPE.test(ticketCode)) throw unauthorized();
-  const [webinar] = await findWebinar(deps.db, [ticketCode]);
+  const webinar = await deps.db
+    .selectFrom("webinars")
+    .select(["id", "merchant_id"])
+    .where("ticket_code", "=", ticketCode)
+    .executeTakeFirst();
   if (webinar === undefined) throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
   const made = anonymousId === undefined ? `anon_${randomBase62(deps.runtime, 24)}` : undefined;
   return {
@@ -108,8 +117,6 @@ interface WebinarLive {
   live_finalized_at: Date | null;
 }
 
-const readLive = statement<WebinarLive>("select live_status, live_started_at, live_ended_at, live_finalized_at from webinars where id = $1");
-
 /** Whether a new session of `mode` may start: LIVE while live, REPLAY once the live has ended. */
 function available(mode: PlaybackMode, live: WebinarLive): boolean {
   return mode === "LIVE" ? live.live_status === "LIVE" : live.live_status === "ENDED";
@@ -120,7 +127,8 @@ function creditWindow(mode: PlaybackMode, live: WebinarLive): { from: number; un
   const started = live.live_started_at === null ? Infinity : new Date(live.live_started_at).getTime();
   const ended = live.live_ended_at === null ? Infinity : new Date(live.live_ended_at).getTime();
   if (mode === "LIVE") {
-    if (live.live_finalized_at !== null || live.live_status === "NOT_STARTED") return { from: Infinity, until: -Infinity };
+    if (live.live_finalized_at !== null || live.live_status === "NOT_STARTED")
+      return { from: Infinity, until: -Infinity };
     return { from: started, until: live.live_status === "LIVE" ? Infinity : ended };
   }
   return live.live_status === "ENDED" ? { from: ended, until: Infinity } : { from: Infinity, until: -Infinity };
@@ -143,7 +151,6 @@ export function creditedSegment(
   return until > from ? { from, until } : undefined;
 }
 
-
 export async function startPlayback(
   deps: PlaybackDeps,
   viewer: Viewer,
@@ -151,17 +158,28 @@ export async function startPlayback(
 ): Promise<{ playbackId: string; heartbeatIntervalSeconds: number }> {
   const { mode, protocol, deviceType } = body;
   if (mode !== "LIVE" && mode !== "REPLAY") throw invalid("mode must be LIVE or REPLAY");
-  if (typeof protocol !== "string" || !PROTOCOLS.includes(protocol)) throw invalid(`protocol must be one of ${PROTOCOLS.join(", ")}`);
-  if (typeof deviceType !== "string" || !DEVICE_TYPES.includes(deviceType)) throw invalid(`deviceType must be one of ${DEVICE_TYPES.join(", ")}`);
+  if (typeof protocol !== "string" || !PROTOCOLS.includes(protocol))
+    throw invalid(`protocol must be one of ${PROTOCOLS.join(", ")}`);
+  if (typeof deviceType !== "string" || !DEVICE_TYPES.includes(deviceType))
+    throw invalid(`deviceType must be one of ${DEVICE_TYPES.join(", ")}`);
   const interval = deps.heartbeatIntervalSeconds ?? HEARTBEAT_INTERVAL_SECONDS;
   const { webinarId, merchantId } = viewer;
   if (webinarId === null || merchantId === null) throw unauthorized();
   const playbackId = `pb_${randomBase62(deps.runtime, 22)}`;
   await deps.db.transaction().execute(async (trx) => {
     // Lock the webinar row shared, so a live action cannot change its status between the check and the insert.
-    const live = await trx.selectFrom("webinars").select(["live_status", "live_started_at", "live_ended_at", "live_finalized_at"]).where("id", "=", webinarId).forShare().executeTakeFirstOrThrow();
+    const live = await trx
+      .selectFrom("webinars")
+      .select(["live_status", "live_started_at", "live_ended_at", "live_finalized_at"])
+      .where("id", "=", webinarId)
+      .forShare()
+      .executeTakeFirstOrThrow();
     if (!available(mode, live)) {
-      throw new ServiceError("PLAYBACK_NOT_AVAILABLE", mode === "LIVE" ? "the webinar is not live" : "no replay is available", { liveStatus: live.live_status });
+      throw new ServiceError(
+        "PLAYBACK_NOT_AVAILABLE",
+        mode === "LIVE" ? "the webinar is not live" : "no replay is available",
+        { liveStatus: live.live_status },
+      );
     }
     const now = new Date(deps.runtime.now());
     await recordPlaybackSession(trx, {
@@ -190,13 +208,24 @@ export async function heartbeatPlayback(
   close: boolean,
 ): Promise<{ playbackId: string; creditedSeconds: number; watchSeconds: number; ended: boolean }> {
   const { playbackId, playing } = body;
-  if (typeof playbackId !== "string" || !/^pb_[A-Za-z0-9]{22}$/.test(playbackId)) throw invalid("playbackId is required");
-  if (close ? playing !== undefined && typeof playing !== "boolean" : typeof playing !== "boolean") throw invalid("playing must be a boolean");
+  if (typeof playbackId !== "string" || !/^pb_[A-Za-z0-9]{22}$/.test(playbackId))
+    throw invalid("playbackId is required");
+  if (close ? playing !== undefined && typeof playing !== "boolean" : typeof playing !== "boolean")
+    throw invalid("playing must be a boolean");
   const interval = deps.heartbeatIntervalSeconds ?? HEARTBEAT_INTERVAL_SECONDS;
   return deps.db.transaction().execute(async (trx) => {
     const session = await trx
       .selectFrom("playback_sessions")
-      .select(["id", "webinar_id", "uid", "anonymous_id", "mode", "last_activity_at", "ended_at", (eb) => eb.cast<number>("credited_ms", "float8").as("credited_ms")])
+      .select([
+        "id",
+        "webinar_id",
+        "uid",
+        "anonymous_id",
+        "mode",
+        "last_activity_at",
+        "ended_at",
+        (eb) => eb.cast<number>("credited_ms", "float8").as("credited_ms"),
+      ])
       .where("id", "=", playbackId)
       .forUpdate()
       .executeTakeFirst();
@@ -209,11 +238,20 @@ export async function heartbeatPlayback(
     if (session.ended_at !== null) {
       return { playbackId, creditedSeconds: 0, watchSeconds: Math.floor(creditedBefore / 1000), ended: true };
     }
-    const [live] = await readLive(trx, [session.webinar_id]);
+    const live = await trx
+      .selectFrom("webinars")
+      .select(["live_status", "live_started_at", "live_ended_at", "live_finalized_at"])
+      .where("id", "=", session.webinar_id)
+      .executeTakeFirstOrThrow();
     const now = deps.runtime.now();
     const previous = new Date(session.last_activity_at).getTime();
-    const window = creditWindow(session.mode, live!);
-    const subject = { webinarId: session.webinar_id, uid: session.uid, anonymousId: session.anonymous_id, mode: session.mode };
+    const window = creditWindow(session.mode, live);
+    const subject = {
+      webinarId: session.webinar_id,
+      uid: session.uid,
+      anonymousId: session.anonymous_id,
+      mode: session.mode,
+    };
     const segment = creditedSegment(previous, now, playing !== false, window, interval);
     // Time another session of the same subject and mode was already credited for is not credited again.
     const millis = segment === undefined ? 0 : await claimSubjectTime(trx, subject, segment);

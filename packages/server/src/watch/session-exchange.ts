@@ -21,7 +21,12 @@ export const SESSION_COOKIE = "webinar_session";
  */
 export function parseExchangeBody(text: string): { ticketCode: string; loginTicket: string } {
   const { ticketCode, loginTicket } = parseJsonObjectBody(text, ["ticketCode", "loginTicket"]);
-  if (typeof ticketCode !== "string" || !TICKET_CODE_SHAPE.test(ticketCode) || typeof loginTicket !== "string" || !isTokenShaped(LOGIN_TICKET_PREFIX, loginTicket)) {
+  if (
+    typeof ticketCode !== "string" ||
+    !TICKET_CODE_SHAPE.test(ticketCode) ||
+    typeof loginTicket !== "string" ||
+    !isTokenShaped(LOGIN_TICKET_PREFIX, loginTicket)
+  ) {
     throw invalidTicket();
   }
   return { ticketCode, loginTicket };
@@ -37,7 +42,11 @@ export async function exchangeForSession(
   services: AppServices,
   secureCookie: boolean,
 ): Promise<{ body: { uid: number; ticketCode: string; expiresAt: string }; setCookie: string }> {
-  const session = await exchangeLoginTicket(body, { db: services.db, sessionTtlSeconds: services.config.sessionTtlSeconds, runtime: services.runtime });
+  const session = await exchangeLoginTicket(body, {
+    db: services.db,
+    sessionTtlSeconds: services.config.sessionTtlSeconds,
+    runtime: services.runtime,
+  });
   return {
     body: { uid: session.uid, ticketCode: session.ticketCode, expiresAt: rfc3339(session.expiresAtMs) },
     setCookie: sessionCookie(session.sessionToken, services.config.sessionTtlSeconds, secureCookie),

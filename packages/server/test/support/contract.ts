@@ -8,7 +8,9 @@
 import { operations, type OperationId } from "@org/webinar-types";
 import { validateResponse } from "@org/webinar-validator/contract";
 
-const operationByPath = new Map<string, OperationId>(Object.entries(operations).map(([id, operation]) => [operation.path, id as OperationId]));
+const operationByPath = new Map<string, OperationId>(
+  Object.entries(operations).map(([id, operation]) => [operation.path, id as OperationId]),
+);
 
 /** Checks one answer; returns the problems found. */
 export async function checkAnswer(path: string, response: Response): Promise<string[]> {
@@ -23,10 +25,13 @@ export async function checkAnswer(path: string, response: Response): Promise<str
     return [`${operationId} ${response.status}: body is not JSON: ${text.slice(0, 200)}`];
   }
   const result = validateResponse(operationId, response.status, body);
-  if (!result.valid) problems.push(`${operationId} ${response.status}: ${JSON.stringify(result.errors)} in ${text.slice(0, 300)}`);
+  if (!result.valid)
+    problems.push(`${operationId} ${response.status}: ${JSON.stringify(result.errors)} in ${text.slice(0, 300)}`);
   const requestId = (body as { requestId?: unknown }).requestId;
   if (typeof requestId !== "string" || response.headers.get("x-request-id") !== requestId) {
-    problems.push(`${operationId} ${response.status}: requestId ${String(requestId)} and X-Request-Id ${response.headers.get("x-request-id")} differ`);
+    problems.push(
+      `${operationId} ${response.status}: requestId ${String(requestId)} and X-Request-Id ${response.headers.get("x-request-id")} differ`,
+    );
   }
   return problems;
 }

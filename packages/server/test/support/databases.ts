@@ -19,7 +19,8 @@ export const DATABASE_KINDS: DatabaseKind[] = (process.env.WEBINAR_TEST_DATABASE
   .filter((kind): kind is DatabaseKind => kind === "pglite" || kind === "postgres");
 
 /** The maintenance database of the machine's PostgreSQL. */
-export const POSTGRES_ADMIN_URL = process.env.WEBINAR_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL =
+  process.env.WEBINAR_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface TestDatabase {
   kind: DatabaseKind;
@@ -52,22 +53,31 @@ async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promi
 }
 
 /** Creates an empty PostgreSQL database with a unique name; returns its URL and a function dropping it. */
-export async function createPostgresDatabase(label: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `webinar_test_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase().slice(0, 30)}_${randomBytes(4).toString("hex")}`;
+export async function createPostgresDatabase(
+  label: string,
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `webinar_test_${label
+    .replace(/[^a-z0-9]/gi, "_")
+    .toLowerCase()
+    .slice(0, 30)}_${randomBytes(4).toString("hex")}`;
   await withAdminClient((client) => client.query(`create database "${name}"`));
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
-    drop: () => withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () =>
+      withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
   };
 }
 
 /** Opens (and migrates) a fresh database of the kind. */
 export async function openTestDatabase(kind: DatabaseKind, label: string): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const handle = await connectDatabase({ kind: "pglite", dataDir: "memory:" }, { ...TIMEOUTS, pgliteSnapshot: await pgliteSnapshot() });
+    const handle = await connectDatabase(
+      { kind: "pglite", dataDir: "memory:" },
+      { ...TIMEOUTS, pgliteSnapshot: await pgliteSnapshot() },
+    );
     return { kind, env: { WEBINAR_DATA_DIR: "memory:" }, handle, close: () => handle.close() };
   }
   const database = await createPostgresDatabase(label);

@@ -18,7 +18,10 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const build = createHash("sha256").update(createRequire(import.meta.url).resolve("@electric-sql/pglite")).digest("hex").slice(0, 16);
+  const build = createHash("sha256")
+    .update(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
+    .digest("hex")
+    .slice(0, 16);
   const file = path.join(os.tmpdir(), `webinar-server-pglite-${build}.tar.gz`);
   if (!existsSync(file)) {
     const pglite = await PGlite.create();

@@ -58,7 +58,12 @@ export interface TestServer {
   newMerchant(options?: { watchOrigin?: string; webinarStatus?: string }): Promise<Merchant>;
   client(credentials: { apiKey: string; secret: string }, options?: Partial<WebinarClientOptions>): WebinarClient;
   /** A signed request built by hand; `mutate` may change path, headers or body after signing. */
-  signed(credentials: { apiKey: string; secret: string }, path: string, body: unknown, options?: SignedOptions): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  signed(
+    credentials: { apiKey: string; secret: string },
+    path: string,
+    body: unknown,
+    options?: SignedOptions,
+  ): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   exchange(ticketCode: string, loginTicket: string): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
 }
@@ -79,7 +84,11 @@ export interface SignedOptions {
  * Starts a server on `database` with test defaults (random port, admin token, shared secret key, no demo seed,
  * log captured) overridden by `env`.
  */
-export async function startTestServer(database: TestDatabase, env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  options: ServerOptions = {},
+): Promise<TestServer> {
   const config = loadConfig({
     PORT: "0",
     WEBINAR_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -91,7 +100,12 @@ export async function startTestServer(database: TestDatabase, env: Record<string
   });
   const logs = new Capture();
   const stdout = new Capture();
-  const server = await startServer(config, { database: database.handle, logDestination: logs, stdout: stdout as never, ...options });
+  const server = await startServer(config, {
+    database: database.handle,
+    logDestination: logs,
+    stdout: stdout as never,
+    ...options,
+  });
   const url = server.url;
   const violations: string[] = [];
   const checkedFetch = contractCheckingFetch(violations);
@@ -100,22 +114,45 @@ export async function startTestServer(database: TestDatabase, env: Record<string
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
     const text = await response.text();
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
   };
 
   const client: TestServer["client"] = (credentials, options = {}) =>
-    createWebinarClient({ baseUrl: url, ...credentials, retry: false, clockSkew: false, fetch: checkedFetch, ...options });
+    createWebinarClient({
+      baseUrl: url,
+      ...credentials,
+      retry: false,
+      clockSkew: false,
+      fetch: checkedFetch,
+      ...options,
+    });
 
   const newMerchant: TestServer["newMerchant"] = async (options = {}) => {
-    const merchant = await admin("POST", "/admin/v1/merchants", { name: "Test merchant", ...(options.watchOrigin ? { watchOrigin: options.watchOrigin } : {}) });
-    if (merchant.status !== 201) throw new Error(`create merchant: ${merchant.status} ${JSON.stringify(merchant.body)}`);
+    const merchant = await admin("POST", "/admin/v1/merchants", {
+      name: "Test merchant",
+      ...(options.watchOrigin ? { watchOrigin: options.watchOrigin } : {}),
+    });
+    if (merchant.status !== 201)
+      throw new Error(`create merchant: ${merchant.status} ${JSON.stringify(merchant.body)}`);
     const { merchantId } = merchant.body as { merchantId: string };
     const key = await admin("POST", `/admin/v1/merchants/${merchantId}/api-keys`, {});
-    const webinar = await admin("POST", `/admin/v1/merchants/${merchantId}/webinars`, { title: "Test webinar", status: options.webinarStatus ?? "PUBLISHED" });
+    const webinar = await admin("POST", `/admin/v1/merchants/${merchantId}/webinars`, {
+      title: "Test webinar",
+      status: options.webinarStatus ?? "PUBLISHED",
+    });
     const credentials = key.body as { apiKey: string; secret: string };
-    return { merchantId, ...credentials, ticketCode: (webinar.body as { ticketCode: string }).ticketCode, client: client(credentials) };
+    return {
+      merchantId,
+      ...credentials,
+      ticketCode: (webinar.body as { ticketCode: string }).ticketCode,
+      client: client(credentials),
+    };
   };
 
   const signed: TestServer["signed"] = async (credentials, path, body, options = {}) => {
@@ -130,26 +167,53 @@ export async function startTestServer(database: TestDatabase, env: Record<string
     });
     const sent: Record<string, string> = { ...headers, ...options.headers };
     for (const name of options.omit ?? []) delete sent[name];
-    const response = await fetch(`${url}${options.sendPath ?? path}`, { method: "POST", headers: sent, body: options.sendBody ?? raw });
+    const response = await fetch(`${url}${options.sendPath ?? path}`, {
+      method: "POST",
+      headers: sent,
+      body: options.sendBody ?? raw,
+    });
     if (options.sendPath === undefined) violations.push(...(await checkAnswer(path, response)));
     const text = await response.text();
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
   };
 
   const exchange: TestServer["exchange"] = async (ticketCode, loginTicket) => {
-    const response = await fetch(`${url}/w/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ticketCode, loginTicket }) });
+    const response = await fetch(`${url}/w/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ticketCode, loginTicket }),
+    });
     return { status: response.status, body: await response.json(), headers: response.headers };
   };
 
-  return { server, url, logs, stdout, violations, admin, newMerchant, client, signed, exchange, close: () => server.close() };
+  return {
+    server,
+    url,
+    logs,
+    stdout,
+    violations,
+    admin,
+    newMerchant,
+    client,
+    signed,
+    exchange,
+    close: () => server.close(),
+  };
 }
 
 /** The API error an Open API call was rejected with (status, code, requestId), or a failure if it succeeded. */
-export async function apiError(call: Promise<unknown>): Promise<{ status: number; code: string; requestId: string; details: Record<string, unknown> | undefined }> {
+export async function apiError(
+  call: Promise<unknown>,
+): Promise<{ status: number; code: string; requestId: string; details: Record<string, unknown> | undefined }> {
   try {
     await call;
   } catch (error) {
-    const { status, code, requestId, details } = error as { status: number; code: string; requestId: string; details?: Record<string, unknown> };
+    const { status, code, requestId, details } = error as {
+      status: number;
+      code: string;
+      requestId: string;
+      details?: Record<string, unknown>;
+    };
     if (typeof code !== "string") throw error;
     return { status, code, requestId, details };
   }

@@ -12,13 +12,18 @@ import type { OperationId } from "@org/webinar-types";
 export class SentBody {
   constructor(readonly text: string) {}
   [fc.toStringMethod](): string {
-    return this.text.length <= 300 ? JSON.stringify(this.text) : `${JSON.stringify(this.text.slice(0, 300))}... (${this.text.length} characters)`;
+    return this.text.length <= 300
+      ? JSON.stringify(this.text)
+      : `${JSON.stringify(this.text.slice(0, 300))}... (${this.text.length} characters)`;
   }
 }
 
 /** `count` bodies from `body`, sent together in one property run. */
 export function batchOf(body: fc.Arbitrary<string>, count: number): fc.Arbitrary<SentBody[]> {
-  return fc.array(body.map((text) => new SentBody(text)), { minLength: count, maxLength: count });
+  return fc.array(
+    body.map((text) => new SentBody(text)),
+    { minLength: count, maxLength: count },
+  );
 }
 
 /** A value kept as raw JSON text when serialized with {@link toJsonText}. */
@@ -34,7 +39,35 @@ export interface BodyContext {
 
 // Characters that break naive text handling: NUL and other C0/C1 controls, DEL, line and paragraph separators,
 // lone surrogates (valid JSON escapes), byte-order mark, zero-width and non-characters, quotes and backslash.
-const SPECIAL_CHARACTERS = ["\u0000", "\u0001", "\u0009", "\u000a", "\u000d", "\u001f", "\u007f", "\u0080", "\u0085", "\u009f", "\u2028", "\u2029", "\ud800", "\udbff", "\udc00", "\udfff", "\ufeff", "\u200b", "\ufffe", "\uffff", '"', "\\", "/", "%00", "😀", "é", " "];
+const SPECIAL_CHARACTERS = [
+  "\u0000",
+  "\u0001",
+  "\u0009",
+  "\u000a",
+  "\u000d",
+  "\u001f",
+  "\u007f",
+  "\u0080",
+  "\u0085",
+  "\u009f",
+  "\u2028",
+  "\u2029",
+  "\ud800",
+  "\udbff",
+  "\udc00",
+  "\udfff",
+  "\ufeff",
+  "\u200b",
+  "\ufffe",
+  "\uffff",
+  '"',
+  "\\",
+  "/",
+  "%00",
+  "😀",
+  "é",
+  " ",
+];
 
 /** One UTF-16 code unit of any kind (lone surrogates included), or one of the special characters. */
 const hostileUnit = fc.oneof(
@@ -52,11 +85,34 @@ const hostileShortString = fc.string({ unit: hostileUnit, maxLength: 60 });
  * spec's own pattern test, not of this one.
  */
 const hostileLongString = fc
-  .tuple(fc.constantFrom(...SPECIAL_CHARACTERS, "a", "1"), fc.integer({ min: 200, max: 300_000 }), fc.constantFrom("", ...SPECIAL_CHARACTERS))
+  .tuple(
+    fc.constantFrom(...SPECIAL_CHARACTERS, "a", "1"),
+    fc.integer({ min: 200, max: 300_000 }),
+    fc.constantFrom("", ...SPECIAL_CHARACTERS),
+  )
   .map(([character, length, end]) => character.repeat(length) + end);
 
 /** Numbers as raw JSON text: huge, tiny, negative, fractional, exponent forms, beyond 2^53. */
-const RAW_NUMBERS = ["1e19", "1E2", "1.0e2", "100.0", "-0", "0", "-1", "0.5", "1e-400", "1e308", "-1e308", "9007199254740993", "12345678901234567890123", "9999999", "10000", "2147483648", "4294967296", "1e3"];
+const RAW_NUMBERS = [
+  "1e19",
+  "1E2",
+  "1.0e2",
+  "100.0",
+  "-0",
+  "0",
+  "-1",
+  "0.5",
+  "1e-400",
+  "1e308",
+  "-1e308",
+  "9007199254740993",
+  "12345678901234567890123",
+  "9999999",
+  "10000",
+  "2147483648",
+  "4294967296",
+  "1e3",
+];
 const hostileNumber = fc.oneof(
   fc.constantFrom(...RAW_NUMBERS).map((text) => new RawJson(text)),
   fc.integer(),
@@ -65,7 +121,14 @@ const hostileNumber = fc.oneof(
 );
 
 /** Nesting `depth` deep of arrays or objects around a value. */
-const deepNesting = fc.tuple(fc.integer({ min: 10, max: 20_000 }), fc.boolean()).map(([depth, arrays]) => new RawJson(arrays ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`));
+const deepNesting = fc
+  .tuple(fc.integer({ min: 10, max: 20_000 }), fc.boolean())
+  .map(
+    ([depth, arrays]) =>
+      new RawJson(
+        arrays ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,
+      ),
+  );
 
 /** Any hostile value for a field. */
 function hostileValue(allowLong: boolean): fc.Arbitrary<unknown> {
@@ -99,13 +162,20 @@ function validBody(operationId: OperationId, context: BodyContext): fc.Arbitrary
   switch (operationId) {
     case "upsertViewer":
       return fc.record(
-        { externalUserId: fc.stringMatching(/^prop-[a-z0-9]{1,12}$/), phone: fc.constantFrom("13800138000", "15912345678", ""), displayName: fc.constantFrom("Ada", null, " Grace ") },
+        {
+          externalUserId: fc.stringMatching(/^prop-[a-z0-9]{1,12}$/),
+          phone: fc.constantFrom("13800138000", "15912345678", ""),
+          displayName: fc.constantFrom("Ada", null, " Grace "),
+        },
         { requiredKeys: ["externalUserId"] },
       );
     case "issueLoginTicket":
       return fc.record({ uid, ticketCode: fc.constant(context.ticketCode) });
     case "getWatchOverview":
-      return fc.record({ ticketCode: fc.constant(context.ticketCode), playbackMode: fc.constantFrom("ALL", "LIVE", "REPLAY") });
+      return fc.record({
+        ticketCode: fc.constant(context.ticketCode),
+        playbackMode: fc.constantFrom("ALL", "LIVE", "REPLAY"),
+      });
     case "queryViewerWatch":
       return fc.record(
         {
@@ -126,13 +196,26 @@ const FIELDS: Record<OperationId, string[]> = {
   upsertViewer: ["externalUserId", "phone", "displayName"],
   issueLoginTicket: ["uid", "ticketCode"],
   getWatchOverview: ["ticketCode", "playbackMode"],
-  queryViewerWatch: ["ticketCode", "playbackMode", "sort", "pageSize", "uids", "externalUserIds", "minWatchSeconds", "cursor"],
+  queryViewerWatch: [
+    "ticketCode",
+    "playbackMode",
+    "sort",
+    "pageSize",
+    "uids",
+    "externalUserIds",
+    "minWatchSeconds",
+    "cursor",
+  ],
 };
 
 /** A valid body with one field replaced by a hostile value, removed, or joined by an unknown field. */
 function nearValidBody(operationId: OperationId, context: BodyContext): fc.Arbitrary<string> {
   return fc
-    .tuple(validBody(operationId, context), fc.constantFrom(...FIELDS[operationId], "unknownField", "__proto__", "constructor"), fc.constantFrom("replace", "replace", "replace", "remove"))
+    .tuple(
+      validBody(operationId, context),
+      fc.constantFrom(...FIELDS[operationId], "unknownField", "__proto__", "constructor"),
+      fc.constantFrom("replace", "replace", "replace", "remove"),
+    )
     .chain(([body, field, change]) =>
       hostileValue(field !== "displayName").map((value) => {
         const changed: Record<string, unknown> = { ...body };
@@ -168,20 +251,42 @@ export function hostileBody(operationId: OperationId, context: BodyContext): fc.
   return fc.oneof(
     { weight: 10, arbitrary: nearValidBody(operationId, context) },
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? "null") },
-    { weight: 2, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS[operationId]), hostileShortString), hostileValue(false), { maxKeys: 6 }).map(toJsonText) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .dictionary(fc.oneof(fc.constantFrom(...FIELDS[operationId]), hostileShortString), hostileValue(false), {
+          maxKeys: 6,
+        })
+        .map(toJsonText),
+    },
     { weight: 2, arbitrary: malformedText(operationId, context) },
     { weight: 2, arbitrary: validBody(operationId, context).map(toJsonText) },
-    { weight: 1, arbitrary: fc.integer({ min: 1_048_577, max: 1_200_000 }).map((size) => `{"externalUserId":"${"x".repeat(size)}"}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 1_048_577, max: 1_200_000 })
+        .map((size) => `{"externalUserId":"${"x".repeat(size)}"}`),
+    },
   );
 }
 
 /** Hostile bodies of the watch page's ticket exchange. */
 export function hostileExchangeBody(ticketCode: string): fc.Arbitrary<string> {
-  const ticket = fc.oneof(hostileValue(true), fc.stringMatching(/^lt_[A-Za-z0-9_-]{43}$/), fc.stringMatching(/^lt_[A-Za-z0-9_-]{0,60}$/));
+  const ticket = fc.oneof(
+    hostileValue(true),
+    fc.stringMatching(/^lt_[A-Za-z0-9_-]{43}$/),
+    fc.stringMatching(/^lt_[A-Za-z0-9_-]{0,60}$/),
+  );
   const code = fc.oneof(fc.constant(ticketCode), hostileValue(true));
   return fc.oneof(
-    { weight: 6, arbitrary: fc.record({ ticketCode: code, loginTicket: ticket }, { requiredKeys: [] }).map(toJsonText) },
-    { weight: 1, arbitrary: fc.record({ ticketCode: code, loginTicket: ticket, extra: hostileValue(false) }).map(toJsonText) },
+    {
+      weight: 6,
+      arbitrary: fc.record({ ticketCode: code, loginTicket: ticket }, { requiredKeys: [] }).map(toJsonText),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ ticketCode: code, loginTicket: ticket, extra: hostileValue(false) }).map(toJsonText),
+    },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? "null") },
     { weight: 1, arbitrary: fc.string({ unit: hostileUnit, maxLength: 200 }) },
   );
@@ -190,7 +295,12 @@ export function hostileExchangeBody(ticketCode: string): fc.Arbitrary<string> {
 /** Hostile bodies of an admin operation: arbitrary JSON objects over its fields with hostile values. */
 export function hostileAdminBody(fields: string[]): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...fields), hostileShortString), hostileValue(true), { maxKeys: 5 }).map(toJsonText) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .dictionary(fc.oneof(fc.constantFrom(...fields), hostileShortString), hostileValue(true), { maxKeys: 5 })
+        .map(toJsonText),
+    },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? "null") },
     { weight: 1, arbitrary: fc.string({ unit: hostileUnit, maxLength: 200 }) },
   );

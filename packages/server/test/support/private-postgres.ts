@@ -55,7 +55,10 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
     await chown(dir, Number(stdout.trim()), Number(gid.trim()));
   }
-  const exec = (command: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, command), ...args]) : run(path.join(bin, command), args));
+  const exec = (command: string, args: string[]) =>
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", path.join(bin, command), ...args])
+      : run(path.join(bin, command), args);
   await exec("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
@@ -67,7 +70,13 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
     async processIds() {
       const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n", 1)[0]);
       const { stdout: children } = await run("ps", ["-o", "pid=", "--ppid", String(postmaster)]);
-      return [postmaster, ...children.split("\n").filter((line) => line.trim() !== "").map(Number)];
+      return [
+        postmaster,
+        ...children
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map(Number),
+      ];
     },
     async destroy() {
       await ctl(["-m", "immediate", "-w", "stop"]).catch(() => undefined);

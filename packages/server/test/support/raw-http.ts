@@ -10,11 +10,20 @@ export interface RawAnswer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export function rawRequest(baseUrl: string, options: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: string }): Promise<RawAnswer> {
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: string },
+): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method: options.method ?? "POST", path: options.path, headers: options.headers ?? {} },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? "POST",
+        path: options.path,
+        headers: options.headers ?? {},
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");

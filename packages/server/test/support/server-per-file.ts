@@ -14,7 +14,12 @@ export interface ServerFixture {
   merchant: Merchant;
 }
 
-export function useServerPerFile(kind: DatabaseKind, label: string, env: Record<string, string> = {}, options: ServerOptions = {}): ServerFixture {
+export function useServerPerFile(
+  kind: DatabaseKind,
+  label: string,
+  env: Record<string, string> = {},
+  options: ServerOptions = {},
+): ServerFixture {
   const fixture = {} as ServerFixture;
   beforeAll(async () => {
     fixture.database = await openTestDatabase(kind, label);

@@ -46,14 +46,21 @@ export function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-function launch(env: NodeJS.ProcessEnv): { child: ChildProcess; stdout: string[]; stderr: string[]; exited: Promise<number | string> } {
+function launch(env: NodeJS.ProcessEnv): {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<number | string>;
+} {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run pnpm build first (pnpm test does)`);
   const child = spawn(process.execPath, [SERVER_MAIN], { env, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => stdout.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
+  );
   return { child, stdout, stderr, exited };
 }
 
@@ -113,10 +120,19 @@ export async function runServerUntilExit(env: NodeJS.ProcessEnv, timeoutMs = 30_
 }
 
 /** An admin API call with the test token. */
-export async function adminCall(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function adminCall(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -124,9 +140,18 @@ export async function adminCall(url: string, method: string, path: string, body?
 }
 
 /** A merchant with an API key and a published webinar, made through the admin API. */
-export async function adminMerchant(url: string): Promise<{ merchantId: string; apiKey: string; secret: string; ticketCode: string }> {
-  const { merchantId } = (await adminCall(url, "POST", "/admin/v1/merchants", { name: "Process test" })).body as { merchantId: string };
-  const key = (await adminCall(url, "POST", `/admin/v1/merchants/${merchantId}/api-keys`, {})).body as { apiKey: string; secret: string };
-  const { ticketCode } = (await adminCall(url, "POST", `/admin/v1/merchants/${merchantId}/webinars`, {})).body as { ticketCode: string };
+export async function adminMerchant(
+  url: string,
+): Promise<{ merchantId: string; apiKey: string; secret: string; ticketCode: string }> {
+  const { merchantId } = (await adminCall(url, "POST", "/admin/v1/merchants", { name: "Process test" })).body as {
+    merchantId: string;
+  };
+  const key = (await adminCall(url, "POST", `/admin/v1/merchants/${merchantId}/api-keys`, {})).body as {
+    apiKey: string;
+    secret: string;
+  };
+  const { ticketCode } = (await adminCall(url, "POST", `/admin/v1/merchants/${merchantId}/webinars`, {})).body as {
+    ticketCode: string;
+  };
   return { merchantId, ...key, ticketCode };
 }

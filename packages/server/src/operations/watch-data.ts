@@ -1,10 +1,15 @@
 /**
- * The two watch-data operations (spec §4.5, §4.6), from the statistics maintained as playback sessions are
+ * The two watch-data operations (getWatchOverview, queryViewerWatch), from the statistics maintained as playback sessions are
  * recorded. The webinar is looked up first (404 WEBINAR_NOT_FOUND for a code that is missing or of another
  * merchant, whatever its publication status). A storage failure is 503 WATCH_DATA_UNAVAILABLE: never zero data.
  */
 import type { Kysely } from "kysely";
-import type { GetWatchOverviewRequest, QueryViewerWatchRequest, ViewerWatchPage, WatchOverview } from "@org/webinar-types";
+import type {
+  GetWatchOverviewRequest,
+  QueryViewerWatchRequest,
+  ViewerWatchPage,
+  WatchOverview,
+} from "@org/webinar-types";
 import type { Database } from "../db/schema";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
@@ -16,21 +21,36 @@ import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-s
 const UNAVAILABLE = "watch data is temporarily unavailable";
 
 async function requireWebinar(db: Kysely<Database>, merchantId: string, ticketCode: string): Promise<WatchedWebinar> {
-  const webinar = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () => findWatchedWebinar(db, merchantId, ticketCode));
+  const webinar = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    findWatchedWebinar(db, merchantId, ticketCode),
+  );
   if (webinar === null) throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode in this merchant");
   return webinar;
 }
 
-export async function getWatchOverview(db: Kysely<Database>, merchantId: string, body: GetWatchOverviewRequest): Promise<WatchOverview> {
+export async function readWatchOverview(
+  db: Kysely<Database>,
+  merchantId: string,
+  body: GetWatchOverviewRequest,
+): Promise<WatchOverview> {
   const webinar = await requireWebinar(db, merchantId, body.ticketCode);
-  return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () => readOverview(db, webinar, body.ticketCode, body.playbackMode));
+  return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    readOverview(db, webinar, body.ticketCode, body.playbackMode),
+  );
 }
 
-export async function queryViewerWatch(db: Kysely<Database>, merchantId: string, body: QueryViewerWatchRequest, cursorKey: Buffer): Promise<ViewerWatchPage> {
+export async function readViewerWatch(
+  db: Kysely<Database>,
+  merchantId: string,
+  body: QueryViewerWatchRequest,
+  cursorKey: Buffer,
+): Promise<ViewerWatchPage> {
   const webinar = await requireWebinar(db, merchantId, body.ticketCode);
   const after = cursorOf(body, cursorKey);
   if (liveDataNotFinal(body.playbackMode, webinar)) {
     throw new ServiceError("WATCH_DATA_NOT_FINAL", "live watch data is not final yet; retry later with a new nonce");
   }
-  return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () => readViewerPage(db, merchantId, webinar, body, after, cursorKey));
+  return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    readViewerPage(db, merchantId, webinar, body, after, cursorKey),
+  );
 }

@@ -1,0 +1,65 @@
+/**
+ * The server's nonce store, one of @org/webinar-validator's: its PostgreSQL store in the service's database (on
+ * PostgreSQL and on the embedded PGlite alike, through Kysely's connection), or its Redis store when REDIS_URL is
+ * set. The validator consumes the nonce and decides how long it is kept; the server only prunes and closes.
+ */
+import { CompiledQuery, type Kysely } from "kysely";
+import type { NonceStore } from "@org/webinar-validator";
+import { createPostgresNonceStore, type PostgresQueryable } from "@org/webinar-validator/nonce-store/postgres";
+import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
+import type { Database } from "../db/schema";
+import type { Runtime } from "../runtime";
+import { connectNonceRedis } from "./redis-client";
+
+/** The table of used nonces, created by migration 0006 with the validator's own schema. */
+export const NONCE_TABLE = "open_api_nonces";
+
+/** A nonce store with the server's upkeep: removing expired nonces and closing its connection. */
+export interface ServerNonceStore {
+  store: NonceStore;
+  /** Which store it is, for the start log line. */
+  kind: "database" | "redis" | "custom";
+  prune(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The validator's query client over Kysely's connection, so PGlite's single connection is shared, not raced. */
+function kyselyQueryable(db: Kysely<Database>): PostgresQueryable {
+  return {
+    query: async (text, values = []) => ({ rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows }),
+  };
+}
+
+export interface NonceStoreChoice {
+  db: Kysely<Database>;
+  runtime: Pick<Runtime, "now">;
+  redisUrl?: string | undefined;
+  redisKeyPrefix?: string | undefined;
+  /** A store given by the embedding code (tests), used as is. */
+  custom?: NonceStore | undefined;
+}
+
+/**
+ * @example
+ * const nonces = openNonceStore({ db, runtime: systemRuntime });
+ * const verifier = createRequestVerifier({ ...options, nonceStore: nonces.store });
+ */
+export function openNonceStore(choice: NonceStoreChoice): ServerNonceStore {
+  const nothing = async () => undefined;
+  if (choice.custom !== undefined) return { store: choice.custom, kind: "custom", prune: nothing, close: nothing };
+  if (choice.redisUrl !== undefined) {
+    const client = connectNonceRedis(choice.redisUrl);
+    const store = createRedisNonceStore({
+      client,
+      ...(choice.redisKeyPrefix === undefined ? {} : { keyPrefix: choice.redisKeyPrefix }),
+    });
+    // Redis expires the keys itself.
+    return { store, kind: "redis", prune: nothing, close: () => client.quit() };
+  }
+  const store = createPostgresNonceStore({
+    client: kyselyQueryable(choice.db),
+    table: NONCE_TABLE,
+    now: () => choice.runtime.now(),
+  });
+  return { store, kind: "database", prune: () => store.prune(), close: nothing };
+}

@@ -1,0 +1,37 @@
+/**
+ * The server's @org/webinar-validator verifier: API keys read from the database on every request (so a revoked key
+ * or a suspended merchant is refused by the next request, in every process), the nonce store, the configured
+ * limits and origins. Every Open API request is authenticated here and nowhere else.
+ */
+import { createRequestVerifier, defaultRequestId, type NonceStore, type RequestVerifier } from "@org/webinar-validator";
+import type { ServerConfig } from "../config";
+import type { Logger } from "../log";
+import type { Runtime } from "../runtime";
+import type { ApiKeyStore } from "./api-keys";
+
+/**
+ * @example
+ * const verifier = createVerifier(config, apiKeys, nonces.store, systemRuntime, logger);
+ */
+export function createVerifier(
+  config: ServerConfig,
+  apiKeys: ApiKeyStore,
+  nonceStore: NonceStore,
+  runtime: Runtime,
+  logger: Logger,
+): RequestVerifier {
+  return createRequestVerifier({
+    lookupKey: async (apiKey) => {
+      const credential = await apiKeys.findActive(apiKey);
+      return credential === null
+        ? undefined
+        : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
+    },
+    nonceStore,
+    now: () => runtime.now(),
+    limits: { clockSkewSeconds: config.clockSkewSeconds, maxBodyBytes: config.maxBodyBytes },
+    allowedOrigins: config.allowedOrigins,
+    createRequestId: defaultRequestId,
+    onError: (error, source) => logger.warn({ err: error, source }, "authentication dependency failed"),
+  });
+}

@@ -1,0 +1,17 @@
+/** The Hono environment shared by the app and its sub-apps. */
+import type { HttpBindings } from "@hono/node-server";
+import type { WebinarEnv } from "@org/webinar-validator/hono";
+
+/**
+ * Node-server bindings (absent under `app.request` in tests), the per-request facts of the access log, and the
+ * validator's `webinar` (set by its middleware on the Open API's verified requests only).
+ */
+export type AppEnv = {
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    requestId: string;
+    merchantId?: string;
+    operationId?: string;
+    errorCode?: string;
+  } & WebinarEnv["Variables"];
+};

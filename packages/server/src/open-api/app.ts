@@ -1,0 +1,35 @@
+/**
+ * The Open API (spec/openapi.yaml) as a Hono sub-app, built exactly as a user's server would build it: the
+ * validator's `webinarHono` middleware verifies every request on an operation path (signature, nonce, body) and
+ * answers the rejected ones; a verified request reaches its operation's handler (operations/) with
+ * `c.get("webinar")`. Any other path is answered 404 REQUEST_INVALID.
+ */
+import { Hono } from "hono";
+import { webinarHono } from "@org/webinar-validator/hono";
+import { ServiceError } from "../errors";
+import type { AppEnv } from "../http/app-env";
+import { answerFailure, clientGoneAnswers } from "../http/failure";
+import { jsonResponse } from "../http/respond";
+import { runOperation } from "../operations";
+import type { AppServices } from "../services";
+
+export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(clientGoneAnswers(services.logger));
+  app.use(webinarHono(services.verifier));
+  app.all("*", async (c) => {
+    // Unset on a path that is no operation: the middleware handed the request on untouched.
+    const verified = c.get("webinar") as AppEnv["Variables"]["webinar"] | undefined;
+    if (verified === undefined)
+      throw new ServiceError("REQUEST_INVALID", "no Open API operation at this path", undefined, 404);
+    c.set("merchantId", verified.merchantId);
+    c.set("operationId", verified.operationId);
+    try {
+      const data = await runOperation(verified, services);
+      return jsonResponse(verified.requestId, 200, { requestId: verified.requestId, data });
+    } catch (error) {
+      return answerFailure(c, services.logger, verified.requestId, error);
+    }
+  });
+  return app;
+}

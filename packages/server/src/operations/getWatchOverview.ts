@@ -1,0 +1,6 @@
+/** Operation getWatchOverview: a webinar's watch totals (operations/watch-data.ts). */
+import type { OperationHandler } from "./handler";
+import { readWatchOverview } from "./watch-data";
+
+export const getWatchOverview: OperationHandler<"getWatchOverview"> = async ({ merchantId, body }, services) =>
+  readWatchOverview(services.db, merchantId, body);

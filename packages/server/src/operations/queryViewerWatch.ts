@@ -1,0 +1,6 @@
+/** Operation queryViewerWatch: one page of per-viewer watch details (operations/watch-data.ts). */
+import type { OperationHandler } from "./handler";
+import { readViewerWatch } from "./watch-data";
+
+export const queryViewerWatch: OperationHandler<"queryViewerWatch"> = async ({ merchantId, body }, services) =>
+  readViewerWatch(services.db, merchantId, body, services.cursorKey);

@@ -1,0 +1,68 @@
+/**
+ * The sample video the watch page plays for a webinar without a video URL: `assets/sample.webm` of this package
+ * (made by scripts/record-sample-video.ts), served at `/w/assets/sample.webm` with byte ranges, so the browser
+ * can seek (206 Partial Content). The file is found relative to this module, from the sources and from `dist/`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const SAMPLE_VIDEO_PATH = "/w/assets/sample.webm";
+
+function moduleDirectory(): string {
+  // CommonJS build: __dirname; ES modules (the sources and dist/*.js): import.meta.url.
+  return typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
+}
+
+let cached: Uint8Array<ArrayBuffer> | undefined;
+
+/** The sample video's bytes (read once): `dist/../assets` or `src/watch/../../assets`. */
+export function sampleVideo(): Uint8Array<ArrayBuffer> {
+  if (cached !== undefined) return cached;
+  const here = moduleDirectory();
+  const file = [join(here, "..", "assets", "sample.webm"), join(here, "..", "..", "assets", "sample.webm")].find(
+    (path) => existsSync(path),
+  );
+  if (file === undefined) throw new Error("the sample video assets/sample.webm is missing from the server package");
+  cached = new Uint8Array(readFileSync(file));
+  return cached;
+}
+
+/**
+ * The answer for `bytes` of type `contentType` to a request with an optional `Range` header: 200 with the whole
+ * body, 206 with one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`), 416 for a range outside the body. A header this
+ * does not understand (several ranges, other units) is ignored and gets the whole body, as HTTP lets a server do.
+ */
+export function rangeResponse(
+  bytes: Uint8Array<ArrayBuffer>,
+  contentType: string,
+  range: string | undefined,
+  method: string,
+): Response {
+  const size = bytes.length;
+  const headers: Record<string, string> = { "Content-Type": contentType, "Accept-Ranges": "bytes" };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(range?.trim() ?? "");
+  if (match === null || (match[1] === "" && match[2] === "")) {
+    return new Response(method === "HEAD" ? null : bytes, {
+      status: 200,
+      headers: { ...headers, "Content-Length": String(size) },
+    });
+  }
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end || (match[1] === "" && Number(match[2]) === 0)) {
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  }
+  const part = bytes.subarray(start, end + 1);
+  return new Response(method === "HEAD" ? null : part, {
+    status: 206,
+    headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": String(part.length) },
+  });
+}

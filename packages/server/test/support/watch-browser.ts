@@ -1,0 +1,57 @@
+/**
+ * The watch page in real Chromium (Debian's `chromium` through playwright-core) against a real server process:
+ * a merchant, key and webinar made through the admin API, a viewer and a login ticket through the Open API with
+ * @org/webinar-client, as an integrator does it.
+ */
+import { chromium, type Browser, type Page } from "playwright-core";
+import { createWebinarClient, type WebinarClient } from "@org/webinar-client";
+import { adminCall, adminMerchant } from "./server-process";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH });
+}
+
+export interface WatchFixture {
+  client: WebinarClient;
+  ticketCode: string;
+  merchantId: string;
+  /** A new viewer (by external id) and a fresh login URL for it. */
+  viewer(externalUserId: string): Promise<{ uid: number; loginUrl: string }>;
+  /** Another login URL for an existing viewer (supersedes its unused one). */
+  ticket(uid: number): Promise<string>;
+  live(action: "START" | "END" | "CANCEL" | "FAIL"): Promise<void>;
+}
+
+export async function watchFixture(url: string): Promise<WatchFixture> {
+  const merchant = await adminMerchant(url);
+  const client = createWebinarClient({ baseUrl: url, apiKey: merchant.apiKey, secret: merchant.secret, retry: false });
+  const ticket = async (uid: number) =>
+    (await client.issueLoginTicket({ uid, ticketCode: merchant.ticketCode })).loginUrl;
+  return {
+    client,
+    ticketCode: merchant.ticketCode,
+    merchantId: merchant.merchantId,
+    ticket,
+    async viewer(externalUserId) {
+      const { viewer } = await client.upsertViewer({ externalUserId });
+      return { uid: viewer.uid, loginUrl: await ticket(viewer.uid) };
+    },
+    async live(action) {
+      const answer = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/live`, { action });
+      if (answer.status !== 200) throw new Error(`live ${action}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    },
+  };
+}
+
+/** Every request the page makes to a host other than `origin`, recorded from now on. */
+export function foreignRequests(page: Page, origin: string): string[] {
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    const target = new URL(request.url());
+    if (target.protocol !== "data:" && target.protocol !== "blob:" && target.origin !== origin)
+      foreign.push(request.url());
+  });
+  return foreign;
+}

@@ -1,0 +1,135 @@
+/**
+ * The whole path of a viewer in real Chromium: open the loginUrl, the live starts, press Play, watch 20 s, pause
+ * 10 s, the live ends and is finalized; queryViewerWatch shows the watched time as LIVE seconds (within one
+ * heartbeat interval) and getWatchOverview counts the viewer. Then the replay: time offline is not credited.
+ * The server is the built process, on PGlite and on PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
+import { adminCall, startServerProcess, type ServerProcess } from "./support/server-process";
+import { foreignRequests, launchChromium, watchFixture, type WatchFixture } from "./support/watch-browser";
+
+const HEARTBEAT_INTERVAL_SECONDS = 15;
+
+describe.each(DATABASE_KINDS)("on %s", (kind) => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let fixture: WatchFixture;
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    let storage: Record<string, string> = { WEBINAR_DATA_DIR: "memory:" };
+    if (kind === "postgres") {
+      const database = await createPostgresDatabase("watch_page");
+      dropDatabase = database.drop;
+      storage = { DATABASE_URL: database.url };
+    }
+    server = await startServerProcess({ ...storage, WEBINAR_LOG_LEVEL: "warn" });
+    fixture = await watchFixture(server.url);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await dropDatabase?.();
+  });
+
+  it("watch 20 s of the live, pause 10 s, end and finalize: the detail shows the watched LIVE seconds, the overview counts the viewer", async () => {
+    const { uid, loginUrl } = await fixture.viewer("watcher-1");
+    const page = await browser.newPage();
+    const foreign = foreignRequests(page, new URL(server.url).origin);
+    await page.goto(loginUrl);
+    await page.getByText("Scheduled").waitFor();
+
+    await fixture.live("START");
+    const play = page.getByRole("button", { name: "Play" });
+    await play.waitFor();
+    await page.waitForFunction(() => !(document.getElementById("play") as HTMLButtonElement).disabled, undefined, {
+      timeout: 15_000,
+    });
+    await play.click();
+    await page.getByRole("button", { name: "Pause" }).waitFor();
+    await page.waitForFunction(() => {
+      const video = document.querySelector("video")!;
+      return !video.paused && video.currentTime > 0;
+    });
+    const playingSince = Date.now();
+    await page.waitForTimeout(20_000);
+    await page.getByRole("button", { name: "Pause" }).click();
+    const watchedSeconds = (Date.now() - playingSince) / 1000;
+    await page.getByRole("button", { name: "Play" }).waitFor();
+    await page.waitForTimeout(10_000);
+
+    await fixture.live("END");
+    await page.getByText("Watch the replay").waitFor({ timeout: 15_000 });
+    const finalized = await adminCall(server.url, "POST", `/admin/v1/webinars/${fixture.ticketCode}/finalize`, {});
+    expect(finalized.status).toBe(200);
+
+    const detail = await fixture.client.queryViewerWatch({
+      ticketCode: fixture.ticketCode,
+      playbackMode: "LIVE",
+      uids: [uid],
+      sort: "WATCH_SECONDS_DESC",
+      pageSize: 10,
+    });
+    const item = detail.items.find((entry) => entry.uid === uid);
+    const overview = await fixture.client.getWatchOverview({ ticketCode: fixture.ticketCode, playbackMode: "LIVE" });
+    console.log(
+      `watch page (${kind}): played ${watchedSeconds.toFixed(1)} s then paused 10 s -> LIVE ${item?.liveWatchSeconds} s credited in ${item?.sessionCount} session(s); ` +
+        `overview LIVE viewers ${overview.registered.viewerCount}, ${overview.liveWatchSeconds} s; requests to other hosts: ${foreign.length}`,
+    );
+    expect(item).toBeDefined();
+    expect(Math.abs(item!.liveWatchSeconds - watchedSeconds)).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_SECONDS);
+    expect(item!.replayWatchSeconds).toBe(0);
+    expect(overview.registered.viewerCount).toBe(1);
+    expect(overview.liveWatchSeconds).toBe(item!.liveWatchSeconds);
+    expect(foreign).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("the replay after the live: time while the browser is offline is not credited", async () => {
+    const { uid, loginUrl } = await fixture.viewer("watcher-offline");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(loginUrl);
+    await page.getByText("Watch the replay").waitFor();
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.waitForFunction(() => {
+      const video = document.querySelector("video")!;
+      return !video.paused && video.currentTime > 0;
+    });
+    const started = Date.now();
+    await page.waitForTimeout(5_000);
+    await context.setOffline(true);
+    const offlineSince = Date.now();
+    await page.waitForTimeout(25_000);
+    await context.setOffline(false);
+    const offlineSeconds = (Date.now() - offlineSince) / 1000;
+    await page.waitForTimeout(5_000);
+    await page.getByRole("button", { name: "Pause" }).click();
+    const onlineSeconds = (Date.now() - started) / 1000 - offlineSeconds;
+    await page.getByRole("button", { name: "Play" }).waitFor();
+    // The pause's heartbeat is on its way; give it a moment before reading. The stretch between the last heartbeat
+    // and the connection's loss is not credited either (the beat that would credit it cannot be sent offline).
+    await page.waitForTimeout(1_000);
+
+    const detail = await fixture.client.queryViewerWatch({
+      ticketCode: fixture.ticketCode,
+      playbackMode: "REPLAY",
+      uids: [uid],
+      sort: "WATCH_SECONDS_DESC",
+      pageSize: 10,
+    });
+    const item = detail.items.find((entry) => entry.uid === uid);
+    console.log(
+      `watch page replay (${kind}): ${onlineSeconds.toFixed(1)} s playing online, ${offlineSeconds.toFixed(1)} s offline -> REPLAY ${item?.replayWatchSeconds} s credited`,
+    );
+    expect(item).toBeDefined();
+    expect(item!.liveWatchSeconds).toBe(0);
+    expect(item!.replayWatchSeconds).toBeGreaterThan(0);
+    expect(item!.replayWatchSeconds).toBeLessThanOrEqual(Math.ceil(onlineSeconds) + 2);
+    await context.close();
+  }, 120_000);
+});
