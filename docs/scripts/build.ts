@@ -1,35 +1,60 @@
 /**
- * Builds the reference as ONE self-contained HTML file, `dist/index.html`, from `../spec/openapi.yaml`, and the
- * server guides beside it, `dist/guides/<name>.html`, from `guides/*.md` (see `guides.ts`).
+ * Builds the docs site into `dist/`: the reference, `dist/index.html`, from `../spec/openapi.yaml`; the reference
+ * server's admin API, `dist/admin.html`, from `../packages/server/admin-openapi.yaml`; the spec bundled for
+ * download (`openapi.json`, `openapi.yaml`); the signing test vectors (`signing-vectors.json`); and the Markdown
+ * pages (`site.ts`). Each reference is ONE self-contained HTML file:
  *
  * 1. `redocly bundle` resolves every `$ref` (schemas, and the `x-codeSamples` sources in
- *    `../spec/code-samples/`, which become inline strings) into one JSON document; the description gains a link to
- *    every guide.
+ *    `../spec/code-samples/`, which become inline strings) into one JSON document. That document is the download;
+ *    the page's copy gains links to the guides, the other pages and the downloads at the end of its description.
  * 2. The Redoc options are written next to it as a Redocly config. Redoc 3 only shows the
  *    `x-codeSamples` whose label is listed in `codeSamples.languages`, so that list is taken from the
  *    bundled spec rather than restated here.
  * 3. `redocly build-docs --inlineBundle` embeds the Redoc script instead of loading it from the CDN.
  * 4. The page is post-processed so that nothing on it fetches from the network (see
- *    `inlineRuntimeAssets`), then checked; a page that would still fetch fails the build.
- * 5. The guides are rendered, under the same check.
+ *    `inlineRuntimeAssets`) and gains the site's navigation, then checked; a page that would still fetch fails
+ *    the build.
+ * 5. The Markdown pages are rendered, under the same check.
  *
  * Usage: `pnpm --filter @org/webinar-docs build [-- --spec <path>]`. `--spec` or `DOCS_SPEC` point at
  * another OpenAPI file, for trying the build out before the real spec exists.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { guideLinks, readGuides, renderGuides } from "./guides.ts";
+import { stringify as stringifyYaml } from "yaml";
+import { guideLinks, readGuides } from "./guides.ts";
 import { findNetworkReferences } from "./network-references.ts";
+import {
+  downloads,
+  NAV_STYLE,
+  readMarkdownPages,
+  referencePages,
+  renderMarkdownPages,
+  rootDir,
+  signingVectorsPath,
+  siteNavigation,
+} from "./site.ts";
 
 export const PAGE_TITLE = "Webinar Open API";
+export const ADMIN_PAGE_TITLE = "Webinar reference server admin API";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const defaultOutputPath = join(docsDir, "dist", "index.html");
+const adminSpecPath = join(rootDir, "packages", "server", "admin-openapi.yaml");
 const redoclyCli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
 
 /** The spec the build reads: `DOCS_SPEC` when set (tests and trial builds), else `../spec/openapi.yaml`. */
@@ -56,67 +81,149 @@ export interface BuildOptions {
   outputPath?: string;
 }
 
-/** Builds the page and returns the absolute path of the written HTML file. Throws on any failure. */
+/** Builds the site and returns the absolute path of the reference page. Throws on any failure. */
 export function buildDocs(options: BuildOptions = {}): string {
   const specPath = resolveSpecPath(options.specPath);
   const outputPath = resolve(options.outputPath ?? defaultOutputPath);
-  if (!existsSync(specPath)) {
-    throw new Error(`docs build: spec not found at ${specPath}`);
+  const outputDir = dirname(outputPath);
+  for (const [what, path] of [
+    ["spec", specPath],
+    ["admin spec", adminSpecPath],
+  ] as const) {
+    if (!existsSync(path)) throw new Error(`docs build: ${what} not found at ${path}`);
   }
 
-  // Everything is built in a temp folder; dist/ only ever receives a page that passed the checks.
+  // Everything is built in a temp folder; dist/ only ever receives pages that passed the checks.
   const workDir = mkdtempSync(join(tmpdir(), "webinar-docs-"));
   try {
-    const configPath = join(workDir, "redocly.yaml");
-    const bundledPath = join(workDir, "openapi.bundled.json");
-    const pagePath = join(workDir, "index.html");
-    writeRedoclyConfig(configPath, []);
-    redocly(["bundle", specPath, "--output", bundledPath, "--ext", "json", "--config", configPath]);
+    const bundled = bundle(workDir, specPath);
+    const reference = renderReference(workDir, bundled, {
+      page: basename(outputPath),
+      title: PAGE_TITLE,
+      extraDescription: siteLinks(),
+      options: { downloadUrls: downloadUrls.map((download) => ({ ...download })) },
+    });
+    const admin = renderReference(workDir, bundle(workDir, adminSpecPath), {
+      page: "admin.html",
+      title: ADMIN_PAGE_TITLE,
+      extraDescription: "",
+      options: {},
+    });
 
-    const bundled: unknown = JSON.parse(readFileSync(bundledPath, "utf8"));
-    writeFileSync(bundledPath, JSON.stringify(withGuideLinks(bundled)));
-    writeRedoclyConfig(configPath, [...codeSampleLanguages(bundled), payloadLanguage]);
-    redocly([
-      "build-docs",
-      bundledPath,
-      "--output",
-      pagePath,
-      "--title",
-      PAGE_TITLE,
-      "--inlineBundle",
-      "--config",
-      configPath,
-    ]);
-
-    const html = inlineRuntimeAssets(readFileSync(pagePath, "utf8"));
-    if (!html.includes(`"disableTelemetry":true`)) {
-      throw new Error("docs build: disableTelemetry did not reach the page's Redoc options");
-    }
-    const offenders = findNetworkReferences(html);
-    if (offenders.length > 0) {
-      throw new Error(`docs build: the page would load from the network:\n  ${offenders.join("\n  ")}`);
-    }
-    mkdirSync(dirname(outputPath), { recursive: true });
-    writeFileSync(outputPath, html);
-    renderGuides(join(dirname(outputPath), "guides"));
+    mkdirSync(outputDir, { recursive: true });
+    writeFileSync(outputPath, reference);
+    writeFileSync(join(outputDir, "admin.html"), admin);
+    // The downloads: the spec as published, every `$ref` resolved, without the links the reference page adds.
+    writeFileSync(join(outputDir, "openapi.json"), `${JSON.stringify(bundled, null, 2)}\n`);
+    writeFileSync(
+      join(outputDir, "openapi.yaml"),
+      stringifyYaml(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),
+    );
+    copyFileSync(signingVectorsPath(), join(outputDir, "signing-vectors.json"));
+    renderMarkdownPages(outputDir);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
   return outputPath;
 }
 
-// JSON is valid YAML, so the generated config needs no YAML writer. `telemetry: off` silences the CLI.
-function writeRedoclyConfig(path: string, languages: CodeSampleLanguage[]): void {
-  const openapi = languages.length > 0 ? { ...redocOptions, codeSamples: { languages } } : redocOptions;
-  writeFileSync(path, `${JSON.stringify({ telemetry: "off", openapi }, null, 2)}\n`);
+/** `redocly bundle`: the document with every external `$ref` resolved (code samples become inline strings). */
+function bundle(workDir: string, specPath: string): Record<string, unknown> {
+  const configPath = join(workDir, "redocly.yaml");
+  const bundledPath = join(workDir, "bundled.json");
+  writeRedoclyConfig(configPath, {});
+  redocly(["bundle", specPath, "--output", bundledPath, "--ext", "json", "--config", configPath]);
+  const bundled: unknown = JSON.parse(readFileSync(bundledPath, "utf8"));
+  if (!isRecord(bundled) || !isRecord(bundled["info"])) throw new Error(`docs build: ${specPath} has no info object`);
+  return bundled;
 }
 
-/** The bundled document with a link to every server guide at the end of its description. */
-function withGuideLinks(document: unknown): unknown {
-  if (!isRecord(document) || !isRecord(document["info"])) throw new Error("docs build: the bundled spec has no info object");
-  const description = typeof document["info"]["description"] === "string" ? document["info"]["description"] : "";
-  return { ...document, info: { ...document["info"], description: `${description.trimEnd()}${guideLinks(readGuides())}` } };
+interface ReferencePage {
+  /** The page's path in the site, for its navigation. */
+  page: string;
+  title: string;
+  /** Markdown added to the end of the description. */
+  extraDescription: string;
+  options: Record<string, unknown>;
 }
+
+/** One Redoc page for a bundled document, with the site's navigation, checked to make no request elsewhere. */
+function renderReference(workDir: string, bundled: Record<string, unknown>, reference: ReferencePage): string {
+  const configPath = join(workDir, "redocly.yaml");
+  const documentPath = join(workDir, "document.json");
+  const pagePath = join(workDir, "page.html");
+  const info = bundled["info"] as Record<string, unknown>;
+  const description = typeof info["description"] === "string" ? info["description"] : "";
+  const document = {
+    ...bundled,
+    info: { ...info, description: `${description.trimEnd()}${reference.extraDescription}` },
+  };
+  writeFileSync(documentPath, JSON.stringify(document));
+  const languages = codeSampleLanguages(document);
+  writeRedoclyConfig(configPath, {
+    ...reference.options,
+    ...(languages.length > 0 ? { codeSamples: { languages: [...languages, payloadLanguage] } } : {}),
+  });
+  redocly([
+    "build-docs",
+    documentPath,
+    "--output",
+    pagePath,
+    "--title",
+    reference.title,
+    "--inlineBundle",
+    "--config",
+    configPath,
+  ]);
+
+  const html = withSiteNavigation(inlineRuntimeAssets(readFileSync(pagePath, "utf8")), reference.page);
+  if (!html.includes(`"disableTelemetry":true`)) {
+    throw new Error(`docs build: disableTelemetry did not reach the Redoc options of ${reference.page}`);
+  }
+  const offenders = findNetworkReferences(html);
+  if (offenders.length > 0) {
+    throw new Error(`docs build: ${reference.page} would load from the network:\n  ${offenders.join("\n  ")}`);
+  }
+  return html;
+}
+
+// JSON is valid YAML, so the generated config needs no YAML writer. `telemetry: off` silences the CLI.
+function writeRedoclyConfig(path: string, options: Record<string, unknown>): void {
+  writeFileSync(path, `${JSON.stringify({ telemetry: "off", openapi: { ...redocOptions, ...options } }, null, 2)}\n`);
+}
+
+/** The Markdown appended to the reference's description: the server guides, the other pages and the downloads. */
+function siteLinks(): string {
+  const { pages, changelog } = readMarkdownPages();
+  const links = [referencePages[1]!, ...pages, changelog].map(({ path, title }) => `[${title}](${path})`).join(" · ");
+  const files = downloads.map(({ path, title }) => `[${title}](${path})`).join(" · ");
+  return (
+    `${guideLinks(readGuides())}\n## More pages\n\n${links}.\n\n` +
+    `## Downloads\n\nThis API's description, bundled into one file (no external \`$ref\`): ${files}.\n`
+  );
+}
+
+// Redoc's own download button offers the bundled files too.
+const downloadUrls = [
+  { title: "openapi.json", url: "openapi.json" },
+  { title: "openapi.yaml", url: "openapi.yaml" },
+] as const;
+
+/**
+ * Adds the site's navigation above Redoc's layout, and the styles that keep code inside its block at any width
+ * (Redoc's code panels scroll; long unbroken strings elsewhere may break).
+ */
+export function withSiteNavigation(html: string, page: string): string {
+  const anchor = `<div id="redoc">`;
+  if (html.split(anchor).length !== 2) throw new Error(`docs build: expected one ${anchor} in Redoc's page`);
+  const style = `<style>${NAV_STYLE}${REDOC_STYLE}</style>\n</head>`;
+  return html.replace(/<\/head>/i, () => style).replace(anchor, () => `${siteNavigation(page)}\n${anchor}`);
+}
+
+const REDOC_STYLE = `
+  pre { max-width: 100%; overflow-x: auto; box-sizing: border-box; }
+  #redoc { overflow-wrap: break-word; }
+`;
 
 /** The distinct `{lang, label}` pairs of every operation's `x-codeSamples`, in document order. */
 export function codeSampleLanguages(document: unknown): CodeSampleLanguage[] {

@@ -33,11 +33,15 @@ afterAll(async () => {
 /** Starts `guides/samples/<name>.ts` on a free port with the test's API key; resolves once it listens. */
 async function startSample(name: string, env: Record<string, string> = {}): Promise<RunningSample> {
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(docsDir, "guides", "samples", `${name}.ts`)], {
-    cwd: docsDir,
-    env: { ...inherited, PORT: "0", WEBINAR_API_KEY: apiKey, WEBINAR_API_SECRET: secret, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", join(docsDir, "guides", "samples", `${name}.ts`)],
+    {
+      cwd: docsDir,
+      env: { ...inherited, PORT: "0", WEBINAR_API_KEY: apiKey, WEBINAR_API_SECRET: secret, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let errors = "";
   child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
   const exited = once(child, "exit");
@@ -47,7 +51,10 @@ async function startSample(name: string, env: Record<string, string> = {}): Prom
       if (url !== undefined) found(url.replace(/\/$/, ""));
     });
   });
-  const baseUrl = await Promise.race([listening, exited.then(() => Promise.reject(new Error(`samples/${name}.ts exited before listening:\n${errors}`)))]);
+  const baseUrl = await Promise.race([
+    listening,
+    exited.then(() => Promise.reject(new Error(`samples/${name}.ts exited before listening:\n${errors}`))),
+  ]);
   const sample = {
     baseUrl,
     async stop() {
@@ -68,7 +75,13 @@ function signedUpsert(body: string, key = { apiKey, secret }): RequestInit {
   const signature = createHmac("sha256", key.secret).update(canonical).digest("hex");
   return {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-API-Key": key.apiKey, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Signature": signature },
+    headers: {
+      "Content-Type": "application/json",
+      "X-API-Key": key.apiKey,
+      "X-Timestamp": timestamp,
+      "X-Nonce": nonce,
+      "X-Signature": signature,
+    },
     body,
   };
 }
@@ -88,7 +101,10 @@ describe.each(["express", "fastify", "hono", "node-http"])("the %s guide's sampl
   it("answers signed calls of @org/webinar-client: the viewer is upserted with the validated, trimmed body", async () => {
     const client = createWebinarClient({ baseUrl: sample.baseUrl, apiKey, secret });
     const first = await client.upsertViewer({ externalUserId: `  crm-${name}  `, displayName: "Alice Chen" });
-    expect(first).toEqual({ viewer: { uid: expect.any(Number), externalUserId: `crm-${name}`, phone: null, displayName: "Alice Chen" }, created: true });
+    expect(first).toEqual({
+      viewer: { uid: expect.any(Number), externalUserId: `crm-${name}`, phone: null, displayName: "Alice Chen" },
+      created: true,
+    });
     expect(first.requestId).toMatch(/^req_/);
     const again = await client.upsertViewer({ externalUserId: `crm-${name}` });
     expect(again).toMatchObject({ viewer: { uid: first.viewer.uid, displayName: "Alice Chen" }, created: false });
@@ -98,15 +114,21 @@ describe.each(["express", "fastify", "hono", "node-http"])("the %s guide's sampl
 
   it("the handler's error answers reach the client as WebinarApiError with the spec's code", async () => {
     const client = createWebinarClient({ baseUrl: sample.baseUrl, apiKey, secret });
-    expect(await errorCodeOf(client.getWatchOverview({ ticketCode: "WBN8K2QX", playbackMode: "ALL" }))).toBe("404 WEBINAR_NOT_FOUND");
-    expect(await errorCodeOf(client.issueLoginTicket({ uid: 9_999_999, ticketCode: "WBN8K2QX" }))).toBe("404 VIEWER_NOT_FOUND");
+    expect(await errorCodeOf(client.getWatchOverview({ ticketCode: "WBN8K2QX", playbackMode: "ALL" }))).toBe(
+      "404 WEBINAR_NOT_FOUND",
+    );
+    expect(await errorCodeOf(client.issueLoginTicket({ uid: 9_999_999, ticketCode: "WBN8K2QX" }))).toBe(
+      "404 VIEWER_NOT_FOUND",
+    );
   });
 
   it("refuses what the verifier refuses: a wrong secret (401), an invalid body (400), a replay (409)", async () => {
     const wrongSecret = createWebinarClient({ baseUrl: sample.baseUrl, apiKey, secret: `${secret}x` });
     expect(await errorCodeOf(wrongSecret.upsertViewer({ externalUserId: "crm-1" }))).toBe("401 OPEN_API_UNAUTHORIZED");
     const client = createWebinarClient({ baseUrl: sample.baseUrl, apiKey, secret });
-    expect(await errorCodeOf(client.upsertViewer({ externalUserId: "crm-1", phone: null } as never))).toBe("400 REQUEST_INVALID");
+    expect(await errorCodeOf(client.upsertViewer({ externalUserId: "crm-1", phone: null } as never))).toBe(
+      "400 REQUEST_INVALID",
+    );
     const request = signedUpsert('{"externalUserId":"crm-replayed"}');
     expect((await fetch(`${sample.baseUrl}${UPSERT}`, request)).status).toBe(200);
     const replay = await fetch(`${sample.baseUrl}${UPSERT}`, request);
@@ -141,14 +163,21 @@ describe("two processes of a sample share the nonce store", () => {
   });
 
   it.each([
-    ["PostgreSQL (DATABASE_URL)", "express", () => ({ DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}` })],
+    [
+      "PostgreSQL (DATABASE_URL)",
+      "express",
+      () => ({ DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}` }),
+    ],
     ["Redis (REDIS_URL)", "hono", () => ({ REDIS_URL: "redis://127.0.0.1:6379" })],
-  ])("%s: a request accepted by one %s process is refused by the other (409 OPEN_API_REPLAYED)", async (_store, name, env) => {
-    const [first, second] = await Promise.all([startSample(name, env()), startSample(name, env())]);
-    const request = signedUpsert('{"externalUserId":"crm-shared"}');
-    expect((await fetch(`${first!.baseUrl}${UPSERT}`, request)).status).toBe(200);
-    const replay = await fetch(`${second!.baseUrl}${UPSERT}`, request);
-    expect(replay.status).toBe(409);
-    expect(await replay.json()).toMatchObject({ error: { code: "OPEN_API_REPLAYED" } });
-  });
+  ])(
+    "%s: a request accepted by one %s process is refused by the other (409 OPEN_API_REPLAYED)",
+    async (_store, name, env) => {
+      const [first, second] = await Promise.all([startSample(name, env()), startSample(name, env())]);
+      const request = signedUpsert('{"externalUserId":"crm-shared"}');
+      expect((await fetch(`${first!.baseUrl}${UPSERT}`, request)).status).toBe(200);
+      const replay = await fetch(`${second!.baseUrl}${UPSERT}`, request);
+      expect(replay.status).toBe(409);
+      expect(await replay.json()).toMatchObject({ error: { code: "OPEN_API_REPLAYED" } });
+    },
+  );
 });

@@ -7,15 +7,17 @@
  * from the spec and the guides themselves.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDocs, defaultOutputPath, PAGE_TITLE, resolveSpecPath } from "../scripts/build.ts";
 import { readGuides, sampleSource } from "../scripts/guides.ts";
+import { navigationLinks } from "../scripts/site.ts";
+import { serveDirectory } from "./serve.ts";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const distDir = dirname(defaultOutputPath);
@@ -179,12 +181,16 @@ describe("docs: the reference renders offline from dist/index.html", () => {
       expect(guide.samples.length).toBeGreaterThan(0);
       for (const sample of guide.samples) expect(blocks).toContain(sampleSource(sample));
 
-      // The navigation: the reference and every guide.
-      const navigation = await page.locator("nav a").evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
-      expect(navigation).toEqual([`${origin}/index.html`, ...serverGuides.map(({ slug }) => `${origin}/guides/${slug}.html`)]);
+      // The site's navigation: the references, every page and guide, the changelog and the downloads.
+      const navigation = await page
+        .locator("nav.site-nav a")
+        .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+      expect(navigation).toEqual(navigationLinks().map(({ path }) => `${origin}/${path}`));
 
       // Every link of the page: another page here exists, an anchor names a heading of its page.
-      const links = await page.locator("a[href]").evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+      const links = await page
+        .locator("a[href]")
+        .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
       for (const link of links.filter((href) => href.startsWith(origin))) {
         const url = new URL(link);
         expect((await page.request.get(`${url.origin}${url.pathname}`)).status(), link).toBe(200);
@@ -300,33 +306,4 @@ function readSpec(path: string): { title: string; operations: SpecOperation[]; g
     .filter((tag) => tag["x-traitTag"] === true)
     .map((tag) => ({ name: tag.name, description: tag.description ?? "" }));
   return { title: document.info?.title ?? "", operations, guides };
-}
-
-async function serveDirectory(root: string): Promise<Server> {
-  const types: Record<string, string> = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript",
-    ".css": "text/css",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".json": "application/json",
-  };
-  const server = createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
-    const file = resolve(root, `.${pathname.endsWith("/") ? `${pathname}index.html` : pathname}`);
-    // Serve that one folder only: no `..` escapes, no directory listings.
-    const inside = file === root || file.startsWith(root + sep);
-    if (!inside || !existsSync(file) || relative(root, file) === "") {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
-    try {
-      const body = readFileSync(file);
-      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
-    } catch {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    }
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  return server;
 }

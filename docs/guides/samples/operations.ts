@@ -45,9 +45,12 @@ export async function answer(webinar: VerifiedRequest): Promise<Answer> {
     case "upsertViewer":
       return success(requestId, upsertViewer(merchantId, webinar.body));
     case "issueLoginTicket": {
-      const known = [...viewers.entries()].some(([key, viewer]) => key.startsWith(`${merchantId}\n`) && viewer.uid === webinar.body.uid);
+      const known = [...viewers.entries()].some(
+        ([key, viewer]) => key.startsWith(`${merchantId}\n`) && viewer.uid === webinar.body.uid,
+      );
       if (!known) return failure(requestId, "VIEWER_NOT_FOUND", "no viewer with this uid");
-      if (webinar.body.ticketCode !== DEMO_WEBINAR) return failure(requestId, "WEBINAR_NOT_FOUND", "no published webinar with this ticketCode");
+      if (webinar.body.ticketCode !== DEMO_WEBINAR)
+        return failure(requestId, "WEBINAR_NOT_FOUND", "no published webinar with this ticketCode");
       const loginTicket = randomBytes(24).toString("base64url");
       return success(requestId, {
         loginTicket,

@@ -2,7 +2,12 @@
  * One verifier per server process, shared by every request: it knows your API keys (`lookupKey`) and remembers
  * used nonces (`nonceStore`). Every framework sample imports this file.
  */
-import { createMemoryNonceStore, createRequestVerifier, type ApiKeyRecord, type NonceStore } from "@org/webinar-validator";
+import {
+  createMemoryNonceStore,
+  createRequestVerifier,
+  type ApiKeyRecord,
+  type NonceStore,
+} from "@org/webinar-validator";
 import { createPostgresNonceStore } from "@org/webinar-validator/nonce-store/postgres";
 import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
 import { Redis } from "ioredis";
@@ -11,7 +16,10 @@ import pg from "pg";
 // Your API keys and their secrets, as your merchant console stores them. A real service looks the key up in its
 // database; this sample knows one key, given in the environment.
 const apiKeys = new Map<string, ApiKeyRecord>([
-  [process.env.WEBINAR_API_KEY ?? "wk_demo", { secret: process.env.WEBINAR_API_SECRET ?? "demo-secret", merchantId: "m_demo", status: "ACTIVE" }],
+  [
+    process.env.WEBINAR_API_KEY ?? "wk_demo",
+    { secret: process.env.WEBINAR_API_SECRET ?? "demo-secret", merchantId: "m_demo", status: "ACTIVE" },
+  ],
 ]);
 
 /**
@@ -27,7 +35,11 @@ async function createNonceStore(): Promise<NonceStore> {
   }
   if (process.env.REDIS_URL !== undefined) {
     // Fail fast while Redis is down: the request is answered 503 instead of waiting in ioredis's offline queue.
-    const redis = new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
+    const redis = new Redis(process.env.REDIS_URL, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+    });
     redis.on("error", () => undefined); // failures reach the requests, as 503
     await new Promise((ready) => redis.once("ready", ready));
     return createRedisNonceStore({ client: redis });
@@ -42,5 +54,6 @@ export const verifier = createRequestVerifier({
   // Browser origins allowed to call the API (a documentation page's "try it"); server-to-server calls send none.
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(",") ?? [],
   // Key store and nonce store failures are answered 503 AUTH_DEPENDENCY_UNAVAILABLE; log them here.
-  onError: (error, source) => console.error(`webinar verification: ${source} failed:`, error instanceof Error ? error.message : error),
+  onError: (error, source) =>
+    console.error(`webinar verification: ${source} failed:`, error instanceof Error ? error.message : error),
 });
