@@ -1,14 +1,21 @@
 /**
  * The whole path of a viewer in real Chromium: open the loginUrl, the live starts, press Play, watch 20 s, pause
  * 10 s, the live ends and is finalized; queryViewerWatch shows the watched time as LIVE seconds (within one
- * heartbeat interval) and getWatchOverview counts the viewer. Then the replay: time offline is not credited.
+ * heartbeat interval) and getWatchOverview counts the viewer. Then the replay: time offline is not credited, nor
+ * time while the page is hidden (another tab in front) although the video plays on.
  * The server is the built process, on PGlite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
 import { adminCall, startServerProcess, type ServerProcess } from "./support/server-process";
-import { foreignRequests, launchChromium, watchFixture, type WatchFixture } from "./support/watch-browser";
+import {
+  foreignRequests,
+  launchChromium,
+  setPageVisibility,
+  watchFixture,
+  type WatchFixture,
+} from "./support/watch-browser";
 
 const HEARTBEAT_INTERVAL_SECONDS = 15;
 
@@ -89,8 +96,16 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     await page.close();
   }, 120_000);
 
-  it("the replay after the live: time while the browser is offline is not credited", async () => {
-    const { uid, loginUrl } = await fixture.viewer("watcher-offline");
+  /**
+   * Plays the replay 5 s, then `gap` (going offline, hiding the page) for `gapSeconds` while the video keeps
+   * playing, then 5 s more, and pauses. Returns what the detail credits and how long each stretch really was.
+   */
+  async function replayWithGap(
+    externalUserId: string,
+    gapSeconds: number,
+    gap: (page: Page, context: BrowserContext, during: boolean) => Promise<void>,
+  ) {
+    const { uid, loginUrl } = await fixture.viewer(externalUserId);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(loginUrl);
@@ -100,20 +115,23 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       const video = document.querySelector("video")!;
       return !video.paused && video.currentTime > 0;
     });
+    const videoTime = () => page.evaluate(() => document.querySelector("video")!.currentTime);
     const started = Date.now();
     await page.waitForTimeout(5_000);
-    await context.setOffline(true);
-    const offlineSince = Date.now();
-    await page.waitForTimeout(25_000);
-    await context.setOffline(false);
-    const offlineSeconds = (Date.now() - offlineSince) / 1000;
+    await gap(page, context, true);
+    const gapSince = Date.now();
+    const videoTimeAtGap = await videoTime();
+    await page.waitForTimeout(gapSeconds * 1000);
+    const videoAdvancedInGap = (await videoTime()) - videoTimeAtGap;
+    await gap(page, context, false);
+    const measuredGapSeconds = (Date.now() - gapSince) / 1000;
     await page.waitForTimeout(5_000);
     await page.getByRole("button", { name: "Pause" }).click();
-    const onlineSeconds = (Date.now() - started) / 1000 - offlineSeconds;
+    const countedSeconds = (Date.now() - started) / 1000 - measuredGapSeconds;
     await page.getByRole("button", { name: "Play" }).waitFor();
-    // The pause's heartbeat is on its way; give it a moment before reading. The stretch between the last heartbeat
-    // and the connection's loss is not credited either (the beat that would credit it cannot be sent offline).
+    // The pause's heartbeat is on its way; give it a moment before reading.
     await page.waitForTimeout(1_000);
+    await context.close();
 
     const detail = await fixture.client.queryViewerWatch({
       ticketCode: fixture.ticketCode,
@@ -123,13 +141,40 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       pageSize: 10,
     });
     const item = detail.items.find((entry) => entry.uid === uid);
+    return { item, countedSeconds, gapSeconds: measuredGapSeconds, videoAdvancedInGap };
+  }
+
+  it("the replay after the live: time while the browser is offline is not credited", async () => {
+    const { item, countedSeconds, gapSeconds } = await replayWithGap("watcher-offline", 25, (_page, context, during) =>
+      context.setOffline(during),
+    );
     console.log(
-      `watch page replay (${kind}): ${onlineSeconds.toFixed(1)} s playing online, ${offlineSeconds.toFixed(1)} s offline -> REPLAY ${item?.replayWatchSeconds} s credited`,
+      `watch page replay (${kind}): ${countedSeconds.toFixed(1)} s playing online, ${gapSeconds.toFixed(1)} s offline -> REPLAY ${item?.replayWatchSeconds} s credited`,
     );
     expect(item).toBeDefined();
     expect(item!.liveWatchSeconds).toBe(0);
+    // Some online time goes uncredited too: the stretch between the last heartbeat and the connection's loss
+    // (the beat that would credit it cannot be sent offline).
     expect(item!.replayWatchSeconds).toBeGreaterThan(0);
-    expect(item!.replayWatchSeconds).toBeLessThanOrEqual(Math.ceil(onlineSeconds) + 2);
-    await context.close();
+    expect(item!.replayWatchSeconds).toBeLessThanOrEqual(Math.ceil(countedSeconds) + 2);
+  }, 120_000);
+
+  it("the replay in a hidden tab: the video plays on, but time while the page is hidden is not credited", async () => {
+    const { item, countedSeconds, gapSeconds, videoAdvancedInGap } = await replayWithGap(
+      "watcher-hidden",
+      20,
+      (page, _context, during) => setPageVisibility(page, during ? "hidden" : "visible"),
+    );
+    console.log(
+      `watch page hidden tab (${kind}): ${countedSeconds.toFixed(1)} s visible, ${gapSeconds.toFixed(1)} s hidden ` +
+        `(video advanced ${videoAdvancedInGap.toFixed(1)} s meanwhile) -> REPLAY ${item?.replayWatchSeconds} s credited`,
+    );
+    // Only the page's visibility kept that time from being credited: the video played on.
+    expect(videoAdvancedInGap).toBeGreaterThan(0);
+    expect(item).toBeDefined();
+    expect(item!.liveWatchSeconds).toBe(0);
+    // Hiding and pausing each send their beat at once, so the visible time is credited whole.
+    expect(item!.replayWatchSeconds).toBeGreaterThanOrEqual(Math.floor(countedSeconds) - 2);
+    expect(item!.replayWatchSeconds).toBeLessThanOrEqual(Math.ceil(countedSeconds) + 2);
   }, 120_000);
 });

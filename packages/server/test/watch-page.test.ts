@@ -1,6 +1,6 @@
 /**
  * The watch page in real Chromium against the built server process (PGlite): the login ticket leaves the address
- * bar, a reload keeps the session, a used or replaced link says so, no request goes to another host, nothing
+ * bar, a reload keeps the session, a used, replaced or expired link says so, no request goes to another host, nothing
  * overflows at 360 px, the Play button works from the keyboard; the sample video is served with byte ranges,
  * and a webinar's own video URL is played and allowed by the page's Content-Security-Policy.
  */
@@ -105,6 +105,39 @@ describe("the watch page", () => {
     await page.getByRole("button", { name: "Play" }).waitFor();
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).toBe("solid");
+    await context.close();
+  });
+});
+
+describe("an expired link", () => {
+  let shortLived: ServerProcess;
+  let shortFixture: WatchFixture;
+
+  beforeAll(async () => {
+    shortLived = await startServerProcess({
+      WEBINAR_DATA_DIR: "memory:",
+      WEBINAR_LOG_LEVEL: "warn",
+      WEBINAR_TICKET_TTL_SECONDS: "1",
+    });
+    shortFixture = await watchFixture(shortLived.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await shortLived?.stop();
+  });
+
+  it("says it has expired and asks for a new one; a new link works", async () => {
+    const { uid, loginUrl } = await shortFixture.viewer("expired-1");
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(loginUrl);
+    await page.getByRole("alert").getByText("This link has expired. Please ask for a new link.").waitFor();
+    expect(await page.getByRole("button", { name: "Play" }).isVisible()).toBe(false);
+
+    await page.goto(await shortFixture.ticket(uid));
+    await page.getByText("Scheduled").waitFor();
+    expect(await page.getByRole("alert").isVisible()).toBe(false);
     await context.close();
   });
 });

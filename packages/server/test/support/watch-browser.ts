@@ -55,3 +55,17 @@ export function foreignRequests(page: Page, origin: string): string[] {
   });
   return foreign;
 }
+
+/**
+ * Shows or hides the page as a switch to another tab would: `document.visibilityState` and `document.hidden`
+ * change and `visibilitychange` fires. Headless Chromium keeps every page visible whatever tab or window state it
+ * is given, and Playwright has no call for it, so the page's own view of visibility is set here; the video, the
+ * page's script and every request stay real.
+ */
+export async function setPageVisibility(page: Page, visibility: "visible" | "hidden"): Promise<void> {
+  await page.evaluate((state) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, visibility);
+}
