@@ -58,8 +58,8 @@ function nextSteps({ demo, credentialsFile }: StartFacts): string[] {
     credentialsFile !== undefined ? `--env-file ${credentialsFile}` : "(with the variables above exported)";
   return [
     "",
-    "Next: the README's walkthrough, or the CLI of @org/webinar-client:",
-    `  webinar ${credentials} upsert --external-user-id demo-1`,
+    "Next: the README's walkthrough, or the CLI of @org/webinar-client, from the repository root:",
+    `  npx webinar ${credentials} upsert --external-user-id demo-1`,
   ];
 }
 

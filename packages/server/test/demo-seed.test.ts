@@ -67,7 +67,7 @@ describe.each(DATABASE_KINDS)("demo seeding on %s", (kind) => {
       expect(logs1.text).not.toContain(secret);
       if (dataDir !== undefined) {
         const file = path.join(dataDir, "demo-credentials.env");
-        expect(printed).toContain(`webinar --env-file ${file} upsert --external-user-id demo-1`);
+        expect(printed).toContain(`npx webinar --env-file ${file} upsert --external-user-id demo-1`);
         expect((await stat(file)).mode & 0o777).toBe(0o600);
         const saved = parseEnv(await readFile(file, "utf8"));
         expect(saved).toMatchObject({
