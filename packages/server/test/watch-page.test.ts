@@ -110,6 +110,9 @@ describe("the watch page", () => {
 });
 
 describe("an expired link", () => {
+  // Expiry is counted from the whole second of issue, so a ticket lives between TTL - 1 and TTL seconds: long
+  // enough here for a fresh link to be opened before it expires, even on a busy machine.
+  const TICKET_TTL_SECONDS = 4;
   let shortLived: ServerProcess;
   let shortFixture: WatchFixture;
 
@@ -117,7 +120,7 @@ describe("an expired link", () => {
     shortLived = await startServerProcess({
       WEBINAR_DATA_DIR: "memory:",
       WEBINAR_LOG_LEVEL: "warn",
-      WEBINAR_TICKET_TTL_SECONDS: "1",
+      WEBINAR_TICKET_TTL_SECONDS: String(TICKET_TTL_SECONDS),
     });
     shortFixture = await watchFixture(shortLived.url);
   }, 60_000);
@@ -128,7 +131,7 @@ describe("an expired link", () => {
 
   it("says it has expired and asks for a new one; a new link works", async () => {
     const { uid, loginUrl } = await shortFixture.viewer("expired-1");
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new Promise((resolve) => setTimeout(resolve, TICKET_TTL_SECONDS * 1000 + 100));
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(loginUrl);
