@@ -4,14 +4,7 @@
  * runs. openapi-fetch runs `onRequest` once per call, so a retry (another call) is signed anew. It learns the
  * server's clock from each answer's `Date` and dates later signatures with it once the offset passes a threshold.
  */
-import {
-  canonicalString,
-  createNonce,
-  createSigner,
-  isValidNonce,
-  unixTimestamp,
-  type CryptoPreference,
-} from "@org/webinar-signing";
+import { createRequestSigner, unixTimestamp, type CryptoPreference } from "@org/webinar-signing";
 import type { Middleware } from "openapi-fetch";
 import { ClockSkew } from "./clock-skew";
 import { noFollowRedirect } from "./no-follow-redirect";
@@ -55,16 +48,6 @@ function isBrowserLike(): boolean {
   return scope.window !== undefined || scope.document !== undefined;
 }
 
-/** A caller's nonce source is checked on every use; a bad nonce fails the request before anything is sent. */
-function checkedNonceSource(source: () => string): () => string {
-  return () => {
-    const nonce = source();
-    if (!isValidNonce(nonce))
-      throw new TypeError("nonceSource must return 16-128 characters of A-Z a-z 0-9 _ - (the X-Nonce rule)");
-    return nonce;
-  };
-}
-
 /** The path to sign: the URL's real path, base-URL prefix included. A query or fragment is refused: no operation has one. */
 function pathToSign(request: Request): string {
   const url = new URL(request.url);
@@ -84,38 +67,26 @@ export function createSigning(options: SigningOptions): Signing {
         "server; call the API from your backend. Pass dangerouslyAllowBrowser: true only where the secret cannot leak.",
     );
   }
-  const { apiKey } = options;
-  if (typeof apiKey !== "string" || apiKey.length === 0 || /[\r\n]/.test(apiKey)) {
-    throw new TypeError(
-      "apiKey must be a non-empty string without line breaks (the X-API-Key from the merchant console)",
-    );
-  }
-  if (typeof options.secret !== "string" || options.secret.length === 0) {
-    throw new TypeError("secret must be a non-empty string (the API secret from the merchant console, as raw text)");
-  }
-  const signer = createSigner(options.secret, options.crypto);
+  const signer = createRequestSigner(options);
   const clock = options.clock ?? Date.now;
-  const nonceSource = options.nonceSource === undefined ? () => createNonce() : checkedNonceSource(options.nonceSource);
   const skew = options.clockSkew === false ? undefined : new ClockSkew(options.clockSkew?.thresholdSeconds);
 
   const middleware: Middleware = {
     async onRequest({ request }) {
       if (request.method !== "POST")
         throw new TypeError(`every operation of the Webinar Open API is a POST; refusing to sign a ${request.method}`);
-      const path = pathToSign(request);
       // The bytes that will be sent: read once here, signed, and handed to the request that goes out.
       const body = new Uint8Array(await request.arrayBuffer());
-      const bodyHash = await signer.hashBody(body);
-      const timestamp = unixTimestamp(() => clock() + (skew?.correctionMs() ?? 0));
-      const nonce = nonceSource();
-      const signature = await signer.sign(canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
+      const signed = await signer.sign({
+        path: pathToSign(request),
+        body,
+        timestamp: unixTimestamp(() => clock() + (skew?.correctionMs() ?? 0)),
+      });
       // set(), not append(): a signature header the caller set is replaced, never sent twice.
       const headers = new Headers(request.headers);
-      if (!headers.has("content-type")) headers.set("content-type", "application/json");
-      headers.set("x-api-key", apiKey);
-      headers.set("x-timestamp", timestamp);
-      headers.set("x-nonce", nonce);
-      headers.set("x-signature", signature);
+      for (const [name, value] of Object.entries(signed.headers)) {
+        if (name !== "Content-Type" || !headers.has(name)) headers.set(name, value);
+      }
       // A redirected request would no longer match its signature: refuse redirects whatever the client's setting.
       return new Request(request, { headers, body, redirect: noFollowRedirect() });
     },

@@ -13,8 +13,16 @@ export type { RandomSource } from "./nonce";
 export type { CryptoBackend, CryptoPreference } from "./crypto-backend";
 export { createSigner, sign } from "./sign";
 export type { Signer } from "./sign";
+export { createRequestSigner } from "./request-signer";
+export type {
+  RequestSigner,
+  RequestSignerOptions,
+  RequestToSign,
+  SignedHeaders,
+  SignedRequest,
+} from "./request-signer";
 export { signRequest } from "./sign-request";
-export type { SignedHeaders, SignedRequest, SignRequestInput } from "./sign-request";
+export type { SignRequestInput } from "./sign-request";
 export { isWellFormedSignature } from "./signature-format";
 export { isUnixSeconds, unixTimestamp } from "./timestamp";
 export { verify } from "./verify";
