@@ -52,7 +52,7 @@ export function defaultRequestId(): string {
 
 /**
  * Headers of every answer the validator writes itself (rejections and CORS preflights): never stored by a cache,
- * and never content-sniffed by a browser.
+ * and never content-sniffed by a browser. A server gives its own answers the same headers with this constant.
  */
 export const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Cache-Control": "no-store",

@@ -38,7 +38,7 @@ export type { RequestHeaders } from "./request-headers";
 
 export { MAX_REPORTED_ISSUES, parseAndValidate } from "./parse-and-validate";
 export type { ParseResult } from "./parse-and-validate";
-export { defaultRequestId, errorEnvelope } from "./error-envelope";
+export { ANSWER_HEADERS, defaultRequestId, errorEnvelope } from "./error-envelope";
 export type { ErrorEnvelopeOf, ValidationIssue } from "./error-envelope";
 
 export { createMemoryNonceStore, NonceStoreFullError } from "./nonce-store";

@@ -4,14 +4,15 @@
  * hands it the request (a Web `Request`, or the parts of a Node request) and writes the answer.
  */
 import type { OperationId, RequestBody } from "@org/webinar-types";
-import { defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
+import { ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import { parseAndValidate } from "./parse-and-validate";
-import { createOperationPathMatcher } from "./request-path";
+import type { PathMatch } from "./request-path";
+import { resolveVerifierSettings, type VerifierSettings } from "./verifier-settings";
 import {
-  compileSignedRequestCheck,
+  checkSignedRequest,
+  type AuthenticatedRequest,
   type IncomingRequest,
   type RequestRejection,
-  type SignedRequest,
   type SignedRequestOptions,
 } from "./verify-signed-request";
 import { incomingWebRequest } from "./web-request";
@@ -55,6 +56,10 @@ export interface VerifyInit {
    * Default: path and query of `request.url`.
    */
   rawPath?: string | undefined;
+  /** The id the server already gave the request (its access log's); every answer then carries it. */
+  requestId?: string | undefined;
+  /** `verifier.matchPath(rawPath)`, when the caller already classified the path to decide whether to verify. */
+  pathMatch?: PathMatch | undefined;
 }
 
 /** The verification pipeline; see {@link createRequestVerifier}. */
@@ -68,10 +73,13 @@ export interface RequestVerifier {
   /** The same for a request already taken apart, as the Node adapters hand it over. */
   verify(request: IncomingRequest): Promise<VerifiedRequest | RequestRejection>;
   /**
-   * Whether a request target names one of the four operations, exactly or in a non-canonical form (other letter
-   * case, trailing slash, query string, encoding, dot segments). The adapters verify these and hand every other
-   * request to the app.
+   * How a request target relates to the four operations: one of them exactly (`kind: "operation"`), a
+   * non-canonical form of one (other letter case, trailing slash, query string, encoding, dot segments), or none
+   * (`kind: "unknown"`). The adapters verify the first two and hand every other request to the app, passing the
+   * match on to `verify` so the path is classified once.
    */
+  matchPath(rawPath: string): PathMatch;
+  /** Whether `matchPath(rawPath)` names an operation, exactly or in a non-canonical form. */
   handlesPath(rawPath: string): boolean;
   /** The options it was created with. */
   readonly options: Readonly<RequestVerifierOptions>;
@@ -104,16 +112,15 @@ export class AdapterMountError extends Error {
  * return Response.json({ requestId: result.requestId, data: await handle(result) }, { headers: result.headers });
  */
 export function createRequestVerifier(options: RequestVerifierOptions): RequestVerifier {
-  const verifySignature = compileSignedRequestCheck(options);
-  const matchPath = createOperationPathMatcher(options.basePath ?? "");
-  const toIncoming = (request: Request | IncomingRequest, init?: VerifyInit): IncomingRequest =>
-    isIncomingRequest(request) ? request : incomingWebRequest(request, init?.rawPath);
+  const settings = resolveVerifierSettings(options);
+  const { matchPath } = settings;
   return {
     options,
+    matchPath,
     handlesPath: (rawPath) => matchPath(rawPath).kind !== "unknown",
     verify: (request: Request | IncomingRequest, init?: VerifyInit) =>
-      verifySignature(toIncoming(request, init)).then(parseVerifiedBody, (error: unknown) =>
-        adapterFailure(options, error),
+      checkSignedRequest(toIncoming(request, init), settings).then(parseVerifiedBody, (error: unknown) =>
+        adapterFailure(settings, error, request, init),
       ),
   };
 }
@@ -122,8 +129,16 @@ function isIncomingRequest(request: Request | IncomingRequest): request is Incom
   return typeof (request as IncomingRequest).rawPath === "string";
 }
 
+function toIncoming(request: Request | IncomingRequest, init: VerifyInit = {}): IncomingRequest {
+  if (isIncomingRequest(request)) return request;
+  const incoming = incomingWebRequest(request, init.rawPath);
+  if (init.requestId !== undefined) incoming.requestId = init.requestId;
+  if (init.pathMatch !== undefined) incoming.pathMatch = init.pathMatch;
+  return incoming;
+}
+
 /** The second half of the pipeline: parses and validates the body of a request whose signature verified. */
-function parseVerifiedBody(signed: SignedRequest | RequestRejection): VerifiedRequest | RequestRejection {
+function parseVerifiedBody(signed: AuthenticatedRequest | RequestRejection): VerifiedRequest | RequestRejection {
   if (!signed.ok) return signed;
   const parsed = parseAndValidate(signed.operationId, signed.body);
   if (!parsed.ok) {
@@ -152,9 +167,15 @@ function parseVerifiedBody(signed: SignedRequest | RequestRejection): VerifiedRe
  * The answer when the request could not be read (the client went away mid-body, a body parser consumed it first):
  * 500 `INTERNAL_ERROR`, reported to `onError`. Only an {@link AdapterMountError}'s text reaches the client.
  */
-function adapterFailure(options: RequestVerifierOptions, error: unknown): RequestRejection {
-  options.onError?.(error, "adapter");
-  const requestId = (options.createRequestId ?? defaultRequestId)();
+function adapterFailure(
+  settings: VerifierSettings,
+  error: unknown,
+  request: Request | IncomingRequest,
+  init: VerifyInit | undefined,
+): RequestRejection {
+  settings.onError?.(error, "adapter");
+  const given = isIncomingRequest(request) ? request.requestId : init?.requestId;
+  const requestId = given ?? settings.createRequestId();
   const message = error instanceof AdapterMountError ? error.message : "unexpected server error";
   return {
     ok: false,
@@ -171,7 +192,7 @@ function adapterFailure(options: RequestVerifierOptions, error: unknown): Reques
  */
 export function assertRequestVerifier(value: unknown, adapter: string): asserts value is RequestVerifier {
   const candidate = value as Partial<RequestVerifier> | undefined;
-  if (typeof candidate?.verify !== "function" || typeof candidate.handlesPath !== "function") {
+  if (typeof candidate?.verify !== "function" || typeof candidate.matchPath !== "function") {
     throw new TypeError(
       `${adapter} expects the verifier of createRequestVerifier({ lookupKey, nonceStore }), got ${value === null ? "null" : typeof value}`,
     );

@@ -1,32 +1,16 @@
 /**
  * The signed-request check of the spec's "Signing requests" guide, framework-neutral: origin, path, method,
- * signature headers, content type and encoding, body size, timestamp, key, signature, merchant status and nonce,
- * in that order. Cheap checks that need no secret come first, so a malformed or unauthenticated request costs
- * neither a key lookup nor a nonce; the nonce is consumed only after the signature verifies, so a forged request
- * cannot burn a client's nonce. Every answer carries a request id; statuses come from the spec's error catalog,
- * except 404 and 405, which the spec's "Errors and retries" guide gives to routing (both with the code
- * `REQUEST_INVALID`).
+ * signature headers, content type and encoding, body size (check-request-form.ts), then timestamp, key,
+ * signature, merchant status and nonce (check-credentials.ts), in that order. Every answer carries a request id.
  */
-import {
-  limits as specLimits,
-  operations,
-  type ErrorCode,
-  type ErrorEnvelope,
-  type OperationId,
-} from "@org/webinar-types";
-import {
-  bodyHash,
-  canonicalString,
-  isUnixSeconds,
-  isValidNonce,
-  isWellFormedSignature,
-  verify,
-} from "@org/webinar-signing";
-import { createCorsPolicy, type CorsPolicy } from "./cors";
-import { ANSWER_HEADERS, defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
+import type { ErrorEnvelope, OperationId } from "@org/webinar-types";
+import { authenticate, checkTimestamp, consumeNonce } from "./check-credentials";
+import { checkOrigin, checkRoute, readJsonBody, readSignatureHeaders } from "./check-request-form";
 import type { NonceStore } from "./nonce-store";
-import { headerValues, singleHeader, type HeaderProblem, type RequestHeaders } from "./request-headers";
-import { createOperationPathMatcher } from "./request-path";
+import { isRejection, type AnswerBasis } from "./rejection";
+import type { PathMatch } from "./request-path";
+import type { RequestHeaders } from "./request-headers";
+import { resolveVerifierSettings, type VerifierSettings } from "./verifier-settings";
 
 /**
  * Reads the request body, stopping once it exceeds `maxBytes`: resolves the bytes, or `undefined` when the body
@@ -47,6 +31,13 @@ export interface IncomingRequest {
   body: Uint8Array | BodyReader;
   /** The `Origin` header when the framework keeps it apart; read from `headers` otherwise. */
   origin?: string;
+  /**
+   * The id the server already gave this request (its access log's, say); every answer then carries it. Default:
+   * a new one from `createRequestId`.
+   */
+  requestId?: string | undefined;
+  /** `verifier.matchPath(rawPath)` when the adapter already classified the path; computed when absent. */
+  pathMatch?: PathMatch | undefined;
 }
 
 /** What `lookupKey` knows about an API key. Unknown and revoked keys are `undefined`. */
@@ -89,7 +80,7 @@ export interface SignedRequestOptions {
 }
 
 /** A request whose signature verified: who sent it, to which operation, with which raw body. */
-export interface SignedRequest<Op extends OperationId = OperationId> {
+export interface AuthenticatedRequest<Op extends OperationId = OperationId> {
   ok: true;
   merchantId: string;
   apiKey: string;
@@ -112,250 +103,64 @@ export interface RequestRejection {
   headers: Record<string, string>;
 }
 
-const pathOf = (operationId: OperationId): string => operations[operationId].path;
+/**
+ * The same as {@link AuthenticatedRequest}.
+ * @deprecated Use `AuthenticatedRequest`; `SignedRequest` is also the name of what `signRequest` of
+ * @org/webinar-signing returns.
+ */
+export type SignedRequest<Op extends OperationId = OperationId> = AuthenticatedRequest<Op>;
 
-const CHARSET_PARAMETER = /^charset\s*=\s*(?:"utf-8"|utf-8)$/i;
+type VerifySignature = (request: IncomingRequest) => Promise<AuthenticatedRequest | RequestRejection>;
 
-/** Whether a Content-Type is `application/json`, optionally with `charset=utf-8` ("Signing requests"). */
-function isJsonContentType(value: string): boolean {
-  if (value === "application/json" || value === "application/json; charset=utf-8") return true;
-  const [mediaType = "", ...parameters] = value.split(";");
-  if (mediaType.trim().toLowerCase() !== "application/json") return false;
-  return parameters.every((parameter) => CHARSET_PARAMETER.test(parameter.trim()));
-}
-
-function isIdentityEncoding(values: readonly string[]): boolean {
-  return values.length === 0 || (values.length === 1 && values[0]!.trim().toLowerCase() === "identity");
-}
-
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0)
-    throw new RangeError(`limits.${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
-const SIGNATURE_MISMATCH = "request signature could not be verified";
-const METHOD_NOT_ALLOWED_HEADERS: Readonly<Record<string, string>> = Object.freeze({ Allow: "POST" });
-
-/** An error answer: the envelope, its status (from the spec's error catalog unless given) and headers. */
-function rejection(
-  requestId: string,
-  headers: Record<string, string>,
-  code: ErrorCode,
-  message: string,
-  status: number = statusOf(code),
-  extraHeaders?: Readonly<Record<string, string>>,
-): RequestRejection {
+/**
+ * Runs the checks in order; the first that fails is the answer.
+ * @internal
+ */
+export async function checkSignedRequest(
+  request: IncomingRequest,
+  settings: VerifierSettings,
+): Promise<AuthenticatedRequest | RequestRejection> {
+  const answer: AnswerBasis = { requestId: request.requestId ?? settings.createRequestId(), headers: {} };
+  answer.headers["X-Request-Id"] = answer.requestId;
+  const origin = checkOrigin(request, settings, answer);
+  if (isRejection(origin)) return origin;
+  const operationId = checkRoute(
+    request,
+    request.pathMatch ?? settings.matchPath(request.rawPath),
+    origin,
+    settings,
+    answer,
+  );
+  if (isRejection(operationId)) return operationId;
+  const headers = readSignatureHeaders(request, answer);
+  if (isRejection(headers)) return headers;
+  const body = await readJsonBody(request, settings, answer);
+  if (isRejection(body)) return body;
+  const nowMs = checkTimestamp(headers, settings, answer);
+  if (isRejection(nowMs)) return nowMs;
+  const key = await authenticate(headers, request.rawPath, body, settings, answer);
+  if (isRejection(key)) return key;
+  const replayed = await consumeNonce(headers, nowMs, settings, answer);
+  if (replayed !== undefined) return replayed;
+  const { requestId } = answer;
   return {
-    ok: false,
-    status,
-    body: errorEnvelope(requestId, code, message),
-    headers: { ...ERROR_RESPONSE_HEADERS, ...headers, ...extraHeaders },
+    ok: true,
+    merchantId: key.merchantId,
+    apiKey: headers.apiKey,
+    operationId,
+    body,
+    requestId,
+    headers: answer.headers,
   };
 }
-
-function headerProblem(
-  requestId: string,
-  headers: Record<string, string>,
-  name: string,
-  { problem }: HeaderProblem,
-): RequestRejection {
-  return rejection(
-    requestId,
-    headers,
-    "REQUEST_INVALID",
-    `${name} is ${problem}: each signature header must appear exactly once`,
-  );
-}
-
-type VerifySignature = (request: IncomingRequest) => Promise<SignedRequest | RequestRejection>;
 
 /**
  * Validates the options once and returns the check. `createRequestVerifier` and the adapters build on it.
  * @internal
  */
 export function compileSignedRequestCheck(options: SignedRequestOptions): VerifySignature {
-  if (typeof options.lookupKey !== "function") throw new TypeError("lookupKey must be a function");
-  if (typeof options.nonceStore?.consume !== "function")
-    throw new TypeError("nonceStore must have a consume(apiKey, nonce, expiresAtMs) method");
-  const now = options.now ?? Date.now;
-  const clockSkewSeconds = positiveInteger(
-    options.limits?.clockSkewSeconds ?? specLimits.clockSkewSeconds,
-    "clockSkewSeconds",
-  );
-  const maxBodyBytes = positiveInteger(options.limits?.maxBodyBytes ?? specLimits.maxBodyBytes, "maxBodyBytes");
-  // A nonce must outlive every moment its timestamp is acceptable: twice the skew window (see nonce-store.ts).
-  const nonceRetentionMs = 2 * clockSkewSeconds * 1000;
-  const cors: CorsPolicy | undefined = options.allowedOrigins?.length
-    ? createCorsPolicy(options.allowedOrigins)
-    : undefined;
-  const createRequestId = options.createRequestId ?? defaultRequestId;
-  const basePath = options.basePath ?? "";
-  const matchOperationPath = createOperationPathMatcher(basePath);
-  const { lookupKey, nonceStore, onError } = options;
-
-  const unavailable = (requestId: string, headers: Record<string, string>, error: unknown, source: FailureSource) => {
-    onError?.(error, source);
-    return rejection(requestId, headers, "AUTH_DEPENDENCY_UNAVAILABLE", "authentication is temporarily unavailable");
-  };
-
-  return async function verifySignature(request) {
-    const requestId = createRequestId();
-    let headers: Record<string, string> = { "X-Request-Id": requestId };
-
-    // ORIGIN_FORBIDDEN: a browser origin must be allowed; server-to-server calls send no Origin.
-    const origins = request.origin === undefined ? headerValues(request.headers, "origin") : [request.origin];
-    const origin = origins[0];
-    if (origin !== undefined) {
-      if (origins.length > 1 || cors === undefined || !cors.allows(origin))
-        return rejection(requestId, headers, "ORIGIN_FORBIDDEN", "origin is not allowed");
-      headers = { ...headers, ...cors.responseHeaders(origin) };
-    }
-
-    // Paths exactly as given (the spec's conventions); "Errors and retries": no operation -> 404, not POST -> 405.
-    const path = matchOperationPath(request.rawPath);
-    if (path.kind === "unknown")
-      return rejection(requestId, headers, "REQUEST_INVALID", "no operation at this path", 404);
-    if (path.kind === "nonCanonical") {
-      const expected = `${basePath}${pathOf(path.operationId)}`;
-      return rejection(
-        requestId,
-        headers,
-        "OPEN_API_UNAUTHORIZED",
-        `the request path is not canonical: send exactly ${expected} (no query string, trailing slash, percent-encoding or other letter case)`,
-      );
-    }
-    if (
-      origin !== undefined &&
-      cors !== undefined &&
-      request.method === "OPTIONS" &&
-      headerValues(request.headers, "access-control-request-method").length > 0
-    ) {
-      return {
-        ok: false,
-        status: 204,
-        body: null,
-        headers: { ...ANSWER_HEADERS, ...headers, ...cors.preflightHeaders(origin) },
-      };
-    }
-    if (request.method !== "POST")
-      return rejection(
-        requestId,
-        headers,
-        "REQUEST_INVALID",
-        "method not allowed: every operation is POST",
-        405,
-        METHOD_NOT_ALLOWED_HEADERS,
-      );
-
-    // "Signing requests": each signature header exactly once, and a well-formed nonce.
-    const apiKey = singleHeader(request.headers, "x-api-key");
-    if (typeof apiKey !== "string") return headerProblem(requestId, headers, "X-API-Key", apiKey);
-    const timestamp = singleHeader(request.headers, "x-timestamp");
-    if (typeof timestamp !== "string") return headerProblem(requestId, headers, "X-Timestamp", timestamp);
-    const nonce = singleHeader(request.headers, "x-nonce");
-    if (typeof nonce !== "string") return headerProblem(requestId, headers, "X-Nonce", nonce);
-    const signature = singleHeader(request.headers, "x-signature");
-    if (typeof signature !== "string") return headerProblem(requestId, headers, "X-Signature", signature);
-    if (!isValidNonce(nonce))
-      return rejection(requestId, headers, "REQUEST_INVALID", "X-Nonce must be 16-128 characters of A-Z a-z 0-9 _ -");
-
-    // "Signing requests": a JSON body, not compressed; "Limits": within the size limit.
-    const contentType = singleHeader(request.headers, "content-type");
-    if (typeof contentType !== "string" || !isJsonContentType(contentType))
-      return rejection(requestId, headers, "REQUEST_INVALID", "Content-Type must be application/json");
-    if (!isIdentityEncoding(headerValues(request.headers, "content-encoding"))) {
-      return rejection(
-        requestId,
-        headers,
-        "REQUEST_INVALID",
-        "Content-Encoding must be absent or identity: the body is not compressed",
-      );
-    }
-    const body = typeof request.body === "function" ? await request.body(maxBodyBytes) : request.body;
-    if (body === undefined || body.byteLength > maxBodyBytes)
-      return rejection(requestId, headers, "REQUEST_INVALID", `the request body exceeds ${maxBodyBytes} bytes`);
-
-    // "Signing requests": timestamp in seconds, within the skew window in both directions; a well-formed signature.
-    if (!isUnixSeconds(timestamp))
-      return rejection(
-        requestId,
-        headers,
-        "OPEN_API_UNAUTHORIZED",
-        "X-Timestamp must be Unix time in seconds as a decimal string (not milliseconds)",
-      );
-    const nowMs = now();
-    if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > clockSkewSeconds) {
-      return rejection(
-        requestId,
-        headers,
-        "OPEN_API_UNAUTHORIZED",
-        `X-Timestamp is outside the accepted clock skew of ±${clockSkewSeconds} seconds`,
-      );
-    }
-    if (!isWellFormedSignature(signature))
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", "X-Signature must be 64 lowercase hex characters");
-
-    // The key, then the signature over the received path and body bytes (constant-time comparison).
-    let key: ApiKeyRecord | undefined;
-    try {
-      key = await lookupKey(apiKey);
-    } catch (error) {
-      return unavailable(requestId, headers, error, "lookupKey");
-    }
-    // Unknown key and wrong signature read the same, so the answer does not tell which keys exist.
-    if (key === undefined || key === null)
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
-    if (
-      typeof key.secret !== "string" ||
-      key.secret === "" ||
-      typeof key.merchantId !== "string" ||
-      (key.status !== "ACTIVE" && key.status !== "SUSPENDED")
-    ) {
-      return unavailable(
-        requestId,
-        headers,
-        new TypeError("lookupKey returned a record without a secret, merchantId or valid status"),
-        "lookupKey",
-      );
-    }
-    let canonical: string;
-    try {
-      // The path as received, which is exactly the operation path (after basePath): the client signs its real path.
-      canonical = canonicalString({
-        apiKey,
-        method: "POST",
-        path: request.rawPath,
-        timestamp,
-        nonce,
-        bodyHash: await bodyHash(body),
-      });
-    } catch {
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
-    }
-    if (!(await verify(key.secret, canonical, signature)))
-      return rejection(requestId, headers, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
-
-    if (key.status === "SUSPENDED")
-      return rejection(requestId, headers, "TENANT_SUSPENDED", "the merchant is suspended");
-
-    // OPEN_API_REPLAYED: consumed only now that the signature verified, atomically, kept twice the skew window.
-    let firstUse: boolean;
-    try {
-      firstUse = await nonceStore.consume(apiKey, nonce, nowMs + nonceRetentionMs);
-    } catch (error) {
-      return unavailable(requestId, headers, error, "nonceStore");
-    }
-    if (firstUse !== true)
-      return rejection(
-        requestId,
-        headers,
-        "OPEN_API_REPLAYED",
-        "nonce already used: sign every request, including retries, with a new nonce",
-      );
-
-    return { ok: true, merchantId: key.merchantId, apiKey, operationId: path.operationId, body, requestId, headers };
-  };
+  const settings = resolveVerifierSettings(options);
+  return (request) => checkSignedRequest(request, settings);
 }
 
 const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
@@ -384,7 +189,7 @@ const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
 export function verifySignedRequest(
   request: IncomingRequest,
   options: SignedRequestOptions,
-): Promise<SignedRequest | RequestRejection> {
+): Promise<AuthenticatedRequest | RequestRejection> {
   let verify = compiled.get(options);
   if (verify === undefined) {
     verify = compileSignedRequestCheck(options);

@@ -96,11 +96,12 @@ function expressBody(req: ExpressLikeRequest): Uint8Array | BodyReader {
 export function webinarExpress(verifier: RequestVerifier): ExpressLikeMiddleware {
   assertRequestVerifier(verifier, "webinarExpress");
   return function webinarExpressMiddleware(req, res, next) {
-    if (!verifier.handlesPath(nodeRequestTarget(req as NodeRequest))) {
+    const pathMatch = verifier.matchPath(nodeRequestTarget(req as NodeRequest));
+    if (pathMatch.kind === "unknown") {
       next();
       return;
     }
-    verifyNodeRequest(verifier, req, res, expressBody(req)).then((verified) => {
+    verifyNodeRequest(verifier, req, res, expressBody(req), pathMatch).then((verified) => {
       if (verified === undefined) return;
       req.webinar = verified;
       if (req.body === undefined) req.body = verified.body;

@@ -66,10 +66,10 @@ export function webinarFastify(verifier: RequestVerifier): FastifyPluginCallback
   const plugin: FastifyPluginCallback = (instance, _options, done) => {
     instance.decorateRequest("webinar", null);
     instance.addHook("onRequest", async (request, reply) => {
-      if (!verifier.handlesPath(request.raw.url ?? "")) return undefined;
-      const result = await verifier.verify(
-        incomingNodeRequest(request.raw, (maxBytes) => readNodeBody(request.raw, maxBytes)),
-      );
+      const pathMatch = verifier.matchPath(request.raw.url ?? "");
+      if (pathMatch.kind === "unknown") return undefined;
+      const body = (maxBytes: number) => readNodeBody(request.raw, maxBytes);
+      const result = await verifier.verify(incomingNodeRequest(request.raw, body, pathMatch));
       if (!result.ok) return sendRejection(request, reply, result);
       request.webinar = result;
       reply.headers(result.headers);

@@ -39,10 +39,25 @@ function rawTargetOf(env: unknown, request: Request): string {
 
 /**
  * Puts the verified bytes where Hono keeps a body it has read, so `c.req.json()`, `text()` and `arrayBuffer()` still
- * work after the middleware read the stream. Hono stores the promise of each read there (its type names the value).
+ * work after the middleware read the stream. Hono stores the promise of each read there; the entry copies the bytes
+ * only when a handler reads them (most handlers use `c.get("webinar").body` instead).
  */
 function cacheBody(bodyCache: object, rawBody: Uint8Array): void {
-  (bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(rawBody.slice().buffer);
+  let read: Promise<ArrayBuffer> | undefined;
+  Object.defineProperty(bodyCache, "arrayBuffer", {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      read ??= Promise.resolve(rawBody.slice().buffer);
+      return read;
+    },
+  });
+}
+
+/** The id an earlier middleware gave the request (Hono's `requestId` middleware sets this variable), if any. */
+function givenRequestId(variables: object): string | undefined {
+  const { requestId } = variables as { requestId?: unknown };
+  return typeof requestId === "string" && requestId !== "" ? requestId : undefined;
 }
 
 /**
@@ -56,13 +71,16 @@ function cacheBody(bodyCache: object, rawBody: Uint8Array): void {
  *   answered 401 `OPEN_API_UNAUTHORIZED`; a method other than POST there 405 `REQUEST_INVALID` with
  *   `Allow: POST`; a CORS preflight from an allowed origin 204.
  * - Every other request goes to `next()` untouched.
+ * - When an earlier middleware gave the request an id (Hono's `requestId` middleware, or any that sets the
+ *   `requestId` variable), every answer carries that id; otherwise the verifier makes one.
  */
 export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<WebinarEnv> {
   assertRequestVerifier(verifier, "webinarHono");
   return createMiddleware<WebinarEnv>(async (c, next) => {
     const rawPath = rawTargetOf(c.env, c.req.raw);
-    if (!verifier.handlesPath(rawPath)) return next();
-    const result = await verifier.verify(c.req.raw, { rawPath });
+    const pathMatch = verifier.matchPath(rawPath);
+    if (pathMatch.kind === "unknown") return next();
+    const result = await verifier.verify(c.req.raw, { rawPath, pathMatch, requestId: givenRequestId(c.var) });
     if (!result.ok) return rejectionResponse(result);
     cacheBody(c.req.bodyCache, result.rawBody);
     c.set("webinar", result);

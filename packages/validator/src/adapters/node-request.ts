@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestVerifier, VerifiedRequest } from "../request-verifier";
 import type { RequestHeaders } from "../request-headers";
+import type { PathMatch } from "../request-path";
 import type { BodyReader, IncomingRequest, RequestRejection } from "../verify-signed-request";
 
 /** A Node request as Express and Connect hand it over: `originalUrl` is the target before any mount point was cut. */
@@ -27,9 +28,19 @@ function nodeRequestHeaders(req: IncomingMessage): RequestHeaders {
   return pairs;
 }
 
-/** The pipeline's view of a Node request. */
-export function incomingNodeRequest(req: NodeRequest, body: Uint8Array | BodyReader): IncomingRequest {
-  return { method: req.method ?? "", rawPath: nodeRequestTarget(req), headers: nodeRequestHeaders(req), body };
+/** The pipeline's view of a Node request whose target `pathMatch` classified. */
+export function incomingNodeRequest(
+  req: NodeRequest,
+  body: Uint8Array | BodyReader,
+  pathMatch: PathMatch,
+): IncomingRequest {
+  return {
+    method: req.method ?? "",
+    rawPath: nodeRequestTarget(req),
+    headers: nodeRequestHeaders(req),
+    body,
+    pathMatch,
+  };
 }
 
 /**
@@ -58,8 +69,9 @@ export async function verifyNodeRequest(
   req: NodeRequest,
   res: ServerResponse,
   body: Uint8Array | BodyReader,
+  pathMatch: PathMatch,
 ): Promise<VerifiedRequest | undefined> {
-  const result = await verifier.verify(incomingNodeRequest(req, body));
+  const result = await verifier.verify(incomingNodeRequest(req, body, pathMatch));
   if (!result.ok) {
     writeNodeRejection(req, res, result);
     return undefined;

@@ -62,11 +62,13 @@ export type WebinarNodeHandler = (
 export function webinarNode(verifier: RequestVerifier): WebinarNodeHandler {
   assertRequestVerifier(verifier, "webinarNode");
   return async function webinarNodeHandler(req: NodeRequest & WebinarIncomingMessage, res, next) {
-    if (next !== undefined && !verifier.handlesPath(nodeRequestTarget(req))) {
+    const pathMatch = verifier.matchPath(nodeRequestTarget(req));
+    if (next !== undefined && pathMatch.kind === "unknown") {
       next();
       return undefined;
     }
-    const verified = await verifyNodeRequest(verifier, req, res, (maxBytes) => readNodeBody(req, maxBytes));
+    const body = (maxBytes: number) => readNodeBody(req, maxBytes);
+    const verified = await verifyNodeRequest(verifier, req, res, body, pathMatch);
     if (verified === undefined) return undefined;
     req.webinar = verified;
     next?.();
