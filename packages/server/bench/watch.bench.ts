@@ -3,7 +3,7 @@
  * bench:watch`). Not a test: it prints figures and asserts nothing.
  *
  * For each storage and N it bulk-loads N registered viewers (one LIVE session each, every fourth also a REPLAY
- * session: src/watch-data/bulk-seed.ts, one INSERT … SELECT generate_series per 50k viewers) into a fresh database,
+ * session: test/support/bulk-seed.ts, one INSERT … SELECT generate_series per 50k viewers) into a fresh database,
  * then measures, in process (the query functions the server runs, without HTTP and signing):
  * - p50 of a 100-item detail page at the first page and at a deep page (90 % through), per sort and mode, and the
  *   deep/first ratio;
@@ -22,7 +22,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { PlaybackMode, QueryViewerWatchRequest, Sort } from "@org/webinar-types";
 import { connectDatabase, type DatabaseHandle } from "../src/db/connect";
 import type { Database } from "../src/db/schema";
-import { bulkSeedWatchData } from "../src/watch-data/bulk-seed";
+import { bulkSeedWatchData } from "../test/support/bulk-seed";
 import type { CursorPosition } from "../src/watch-data/cursor";
 import { readOverview } from "../src/watch-data/overview";
 import { readViewerPage, viewerPageQuery } from "../src/watch-data/viewer-query";

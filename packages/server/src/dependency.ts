@@ -23,7 +23,8 @@ export function isUnavailable(error: unknown): boolean {
  * Runs one step; its dependency being unavailable becomes `ServiceError(code)`.
  *
  * @example
- * const webinar = await dependencyStep("PUBLIC_METADATA_UNAVAILABLE", "webinar metadata is temporarily unavailable", () => lookup());
+ * const unavailable = "webinar metadata is temporarily unavailable";
+ * const webinar = await dependencyStep("PUBLIC_METADATA_UNAVAILABLE", unavailable, () => lookup());
  */
 export async function dependencyStep<T>(code: ServerErrorCode, message: string, step: () => Promise<T>): Promise<T> {
   try {

@@ -84,7 +84,8 @@ export function logStyle(format: LogFormat, output: { isTTY?: boolean }, env: En
  * @example
  * const logger = createLogger("info"); // JSON lines on stdout
  * const forPeople = createLogger("info", undefined, logStyle("auto", process.stdout, process.env));
- * const captured = createLogger("debug", myWritableStream); // tests read what was logged (JSON unless a style says otherwise)
+ * // Tests read what was logged (JSON unless a style says otherwise):
+ * const captured = createLogger("debug", myWritableStream);
  */
 export function createLogger(level: string, destination?: DestinationStream, style: LogStyle = JSON_LINES): Logger {
   const output = style.readable

@@ -43,19 +43,12 @@ export interface ServerOptions {
   logDestination?: DestinationStream;
   /** `fetch` of the moderation client. */
   fetch?: typeof globalThis.fetch;
-  /** Start a new embedded database from this `dumpDataDir()` tarball instead of running initdb. */
-  pgliteSnapshot?: Blob;
   /** A nonce store of @org/webinar-validator to use instead of the database's (or Redis's). */
   nonceStore?: NonceStore;
   /** Key prefix of the Redis nonce store. */
   redisKeyPrefix?: string;
   webinarMetadata?: WebinarMetadataSource;
   watchDomains?: WatchDomainResolver;
-  /**
-   * An open (and migrated) database to use instead of connecting to `config.storage`; the server then leaves it
-   * open on close. Tests run several servers on one embedded database this way.
-   */
-  database?: DatabaseHandle;
 }
 
 /** A created server; `listen` starts serving. */
@@ -96,15 +89,14 @@ async function checkSecretKey(db: Kysely<Database>, box: SecretBox): Promise<voi
 const PRUNE_INTERVAL_MS = 60_000;
 
 /** The database of the server, under the data directory's lock when it is kept on disk. */
-interface Storage {
+export interface Storage {
   database: DatabaseHandle;
   lock: DataDirLock | undefined;
   /** Whether the server opened the database itself (and so closes it). */
   owned: boolean;
 }
 
-async function openStorage(config: ServerConfig, options: ServerOptions, logger: Logger): Promise<Storage> {
-  if (options.database !== undefined) return { database: options.database, lock: undefined, owned: false };
+async function openStorage(config: ServerConfig, logger: Logger): Promise<Storage> {
   const { storage } = config;
   // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
   const lock =
@@ -117,7 +109,6 @@ async function openStorage(config: ServerConfig, options: ServerOptions, logger:
         connectTimeoutMs: config.dbConnectTimeoutMs,
         statementTimeoutMs: config.dbStatementTimeoutMs,
         poolMax: config.dbPoolMax,
-        ...(options.pgliteSnapshot === undefined ? {} : { pgliteSnapshot: options.pgliteSnapshot }),
         onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
       }),
     );
@@ -210,6 +201,13 @@ async function listenOn(httpServer: Server, config: ServerConfig): Promise<{ url
   return { url: `http://${host}:${port}`, port };
 }
 
+function loggerFor(config: ServerConfig, options: ServerOptions): Logger {
+  return (
+    options.logger ??
+    createLogger(config.logLevel, options.logDestination, logStyle(config.logFormat, process.stdout, process.env))
+  );
+}
+
 /**
  * Connects, migrates, seeds the demo data on first start and builds the app; does not listen yet.
  *
@@ -218,11 +216,21 @@ async function listenOn(httpServer: Server, config: ServerConfig): Promise<{ url
  * const { url } = await server.listen();
  */
 export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<WebinarServer> {
+  const logger = loggerFor(config, options);
+  return createServerOn(await openStorage(config, logger), config, options, logger);
+}
+
+/**
+ * {@link createServer} on storage that is already open: the server closes it only when `storage.owned`.
+ * @internal Tests run several servers on one database this way.
+ */
+export async function createServerOn(
+  storage: Storage,
+  config: ServerConfig,
+  options: ServerOptions,
+  logger: Logger = loggerFor(config, options),
+): Promise<WebinarServer> {
   const runtime = options.runtime ?? systemRuntime;
-  const logger =
-    options.logger ??
-    createLogger(config.logLevel, options.logDestination, logStyle(config.logFormat, process.stdout, process.env));
-  const storage = await openStorage(config, options, logger);
   const { db } = storage.database;
   const nonces = openNonceStore({
     db,
@@ -299,7 +307,14 @@ export async function startServer(
   config: ServerConfig,
   options: ServerOptions & { stdout?: Writable } = {},
 ): Promise<WebinarServer> {
-  const server = await createServer(config, options);
+  return announce(await createServer(config, options), config, options.stdout ?? process.stdout);
+}
+
+/**
+ * Listens, saves the demo's credentials and prints the start block; closes the server when any of it fails.
+ * @internal
+ */
+export async function announce(server: WebinarServer, config: ServerConfig, stdout: Writable): Promise<WebinarServer> {
   try {
     const { url } = await server.listen();
     const { adminToken } = server.services.config;
@@ -307,9 +322,7 @@ export async function startServer(
       saveDemoCredentials(config, server.demo, url, adminToken),
     );
     const admin = config.adminToken !== undefined ? "environment" : adminToken !== undefined ? "demo" : "disabled";
-    (options.stdout ?? process.stdout).write(
-      startBanner({ baseUrl: url, storage: config.storage, demo: server.demo, credentialsFile, admin }),
-    );
+    stdout.write(startBanner({ baseUrl: url, storage: config.storage, demo: server.demo, credentialsFile, admin }));
   } catch (error) {
     await server.close();
     throw error;

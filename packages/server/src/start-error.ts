@@ -139,7 +139,8 @@ function describeStep(error: StartStepError, config: ServerConfig): string {
  * undefined when reading the configuration itself failed.
  *
  * @example
- * describeStartError(error, config); // "cannot listen on 127.0.0.1:8080: the address is already in use; set PORT (or HOST) to a free address"
+ * describeStartError(error, config);
+ * // "cannot listen on 127.0.0.1:8080: the address is already in use; set PORT (or HOST) to a free address"
  */
 export function describeStartError(error: unknown, config: ServerConfig | undefined): string {
   if (error instanceof ConfigError) return `configuration error: ${firstLine(error)}`;

@@ -12,7 +12,7 @@ import { adminRoutes } from "../src/admin/routes";
 import { createAdminAjv, loadAdminDocument } from "../scripts/admin-document";
 import { GENERATED_FILES, renderAdminValidators } from "../scripts/render-admin-validators";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const admin = loadAdminDocument();
 const document = admin.document as Json;
 

@@ -47,7 +47,7 @@ interface Answer {
   status: number;
   code: string | undefined;
   ms: number;
-  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: any;
 }
 
 /** A signed call that gives up (status 0, "HANG") after HANG_MS, so a hang shows as a failed expectation. */

@@ -14,7 +14,7 @@ import { createWebinarClient } from "@org/webinar-client";
 import { loadConfig } from "../src/config";
 import { startServer } from "../src/server";
 import { Capture } from "./support/harness";
-import { createPostgresDatabase, DATABASE_KINDS, pgliteSnapshot } from "./support/databases";
+import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
 
 const adminCreateMerchant = (baseUrl: string, token: string) =>
   fetch(`${baseUrl}/admin/v1/merchants`, {
@@ -45,11 +45,10 @@ describe.each(DATABASE_KINDS)("demo seeding on %s", (kind) => {
       env = { DATABASE_URL: database.url, WEBINAR_SECRET_KEY: SECRET_KEY };
     }
     const config = loadConfig({ PORT: "0", WEBINAR_LOG_LEVEL: "info", ...env });
-    const snapshot = kind === "pglite" ? { pgliteSnapshot: await pgliteSnapshot() } : {};
 
     const stdout1 = new Capture();
     const logs1 = new Capture();
-    const first = await startServer(config, { stdout: stdout1 as never, logDestination: logs1, ...snapshot });
+    const first = await startServer(config, { stdout: stdout1 as never, logDestination: logs1 });
     let secret: string;
     let adminToken: string | undefined;
     try {
@@ -134,7 +133,6 @@ describe("secret key checks", () => {
       const server = await startServer(loadConfig({ ...base, WEBINAR_SECRET_KEY: SECRET_KEY }), {
         stdout: new Capture() as never,
         logDestination: new Capture(),
-        pgliteSnapshot: await pgliteSnapshot(),
       });
       await server.close();
       await expect(

@@ -25,10 +25,9 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: response.status, body: (await response.json()) as any };
   };
   const timed = async <T>(work: () => Promise<T>): Promise<{ value: T | undefined; error: any; ms: number }> => {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     const started = Date.now();
     try {
       return { value: await work(), error: undefined, ms: Date.now() - started };

@@ -12,6 +12,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PostgresDialect } from "kysely";
 import pg from "pg";
+import { limits } from "@org/webinar-types";
+import { postgresNonceStoreSchema } from "@org/webinar-validator/nonce-store/postgres";
 
 async function openRaw(kind: string): Promise<{ db: Kysely<Database>; close(): Promise<void> }> {
   if (kind === "pglite") {
@@ -132,7 +134,7 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
     ]);
 
   it("0003 backfills the watch statistics of earlier sessions exactly as recording them does", async () => {
-    // Up to 0002, then sessions written the old way, then the rest.
+    // Up to 0002, then sessions recorded as they were before 0003 existed (no statistics rows), then the rest.
     const upTo0002 = new Migrator({
       db: backfilled.db,
       provider: {
@@ -188,5 +190,35 @@ describe.each(DATABASE_KINDS)("migrations on %s", (kind) => {
     expect(subjectsA).toEqual(subjectsB);
     expect(totalsA).toEqual(totalsB);
     expect(totalsB).toHaveLength(5);
+  });
+
+  it("the frozen migrations agree with what they restate: the spec's UID range, the validator's nonce table", async () => {
+    const migrated = await openRaw(kind);
+    const reference = await openRaw(kind);
+    try {
+      await migrateToLatest(migrated.db);
+      const check = await sql<{ definition: string }>`
+        select pg_get_constraintdef(c.oid) as definition from pg_constraint c
+        where c.conrelid = 'viewers'::regclass and c.contype = 'c'`.execute(migrated.db);
+      expect(check.rows.map((row) => row.definition)).toContainEqual(
+        `CHECK (((uid >= ${limits.uidMin}) AND (uid <= ${limits.uidMax})))`,
+      );
+      for (const statement of postgresNonceStoreSchema("open_api_nonces"))
+        await sql.raw(statement).execute(reference.db);
+      const layout = (db: Kysely<Database>) =>
+        sql`select column_name, data_type, is_nullable from information_schema.columns
+            where table_name = 'open_api_nonces' order by column_name`
+          .execute(db)
+          .then((result) => result.rows);
+      const indexes = (db: Kysely<Database>) =>
+        sql`select indexname, indexdef from pg_indexes where tablename = 'open_api_nonces' order by indexname`
+          .execute(db)
+          .then((result) => result.rows);
+      expect(await layout(migrated.db)).toEqual(await layout(reference.db));
+      expect(await indexes(migrated.db)).toEqual(await indexes(reference.db));
+    } finally {
+      await migrated.close();
+      await reference.close();
+    }
   });
 });

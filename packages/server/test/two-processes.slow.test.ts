@@ -51,14 +51,12 @@ async function post(
   path: string,
   request: { headers: Record<string, string>; body: string },
 ): Promise<{ status: number; body: any }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const response = await fetch(`${url}${path}`, { method: "POST", headers: request.headers, body: request.body });
   return { status: response.status, body: await response.json() };
 }
 
 /** `[status code, count]` pairs of a set of answers, e.g. `200 -: 1, 401 LOGIN_TICKET_INVALID: 199`. */
 function tally(answers: { status: number; body: any }[]): Map<string, number> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const counts = new Map<string, number>();
   for (const { status, body } of answers) {
     const key = `${status} ${(body as { error?: { code: string } }).error?.code ?? "-"}`;

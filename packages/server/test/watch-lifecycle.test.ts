@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
 import { systemRuntime, type Runtime } from "../src/runtime";
-import { bulkSeedWatchData, seededViewer } from "../src/watch-data/bulk-seed";
+import { bulkSeedWatchData, seededViewer } from "./support/bulk-seed";
 import { creditedSegment } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
@@ -59,7 +59,7 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
       status: response.status,
       body: (await response.json()) as any,
       setCookie: response.headers.get("set-cookie"),
-    }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
   }
 
   async function watchSession(code: string, externalUserId: string): Promise<{ uid: number; cookie: string }> {

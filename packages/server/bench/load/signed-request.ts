@@ -1,7 +1,7 @@
 /**
- * Signs one Open API request as a merchant's backend does (guide "Signing requests" of spec/openapi.yaml): a fresh nonce and
- * timestamp, the SHA-256 of the exact body bytes, HMAC-SHA256 over the six-line canonical string. node:crypto is
- * used directly, so the load generator's own cost stays the same whichever build of the packages is measured.
+ * Signs one Open API request as a merchant's backend does (guide "Signing requests" of spec/openapi.yaml): a fresh
+ * nonce and timestamp, the SHA-256 of the exact body bytes, HMAC-SHA256 over the six-line canonical string. node:crypto
+ * is used directly, so the load generator's own cost stays the same whichever build of the packages is measured.
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 

@@ -28,7 +28,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
         c.req.header("content-type"),
         c.req.header("authorization"),
       );
-      return jsonResponse(requestId, result.status, { ...result.body, requestId });
+      return jsonResponse(result.status, { ...result.body, requestId });
     });
   }
   const refuse = (status: 404 | 405) => async (c: Context<AppEnv>) => {

@@ -1,7 +1,7 @@
 /**
- * API keys and their secrets (the `ApiKey` security scheme of spec/openapi.yaml). The admin API creates and revokes them; the verifier
- * reads a key from the database on every request, so a revocation or a merchant suspension takes effect on the
- * very next request in every process.
+ * API keys and their secrets (the `ApiKey` security scheme of spec/openapi.yaml). The admin API creates and revokes
+ * them; the verifier reads a key from the database on every request, so a revocation or a merchant suspension takes
+ * effect on the very next request in every process.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database, MerchantStatus } from "../db/schema";

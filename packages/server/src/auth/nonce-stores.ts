@@ -11,7 +11,7 @@ import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
 import { connectNonceRedis } from "./redis-client";
 
-/** The table of used nonces, created by migration 0006 with the validator's own schema. */
+/** The table of used nonces, in the layout of the validator's PostgreSQL nonce store (migration 0007). */
 export const NONCE_TABLE = "open_api_nonces";
 
 /** A nonce store with the server's upkeep: removing expired nonces and closing its connection. */

@@ -48,7 +48,8 @@ async function openPglite(dataDir: string, options: ConnectOptions): Promise<PGl
  * Connects and migrates to the latest schema.
  *
  * @example
- * const { db, close } = await connectDatabase({ kind: "pglite", dataDir: "memory:" }, { connectTimeoutMs: 2000, statementTimeoutMs: 5000, poolMax: 10 });
+ * const limits = { connectTimeoutMs: 2000, statementTimeoutMs: 5000, poolMax: 10 };
+ * const { db, close } = await connectDatabase({ kind: "pglite", dataDir: "memory:" }, limits);
  */
 export async function connectDatabase(storage: StorageConfig, options: ConnectOptions): Promise<DatabaseHandle> {
   let db: Kysely<Database>;

@@ -1,15 +1,15 @@
 /**
  * Versioned schema migrations, kept in code so the built server carries them, run at start by Kysely's
  * Migrator (which holds an advisory lock on PostgreSQL, so processes starting together migrate once).
- * A released migration is never edited; a change is a new entry.
+ * A released migration is never edited; a change is a new entry. So a migration imports nothing that could change
+ * under it: values it shares with the spec (the UID range) or a package (the nonce table) are written out, and
+ * test/migrations.test.ts checks that they still agree.
  *
  * Every invariant the spec states is also a constraint here, so concurrency cannot break it:
  * one viewer per (merchant, externalUserId), one per (merchant, phone), one unused ticket per viewer, one use
  * per nonce.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
-import { limits } from "@org/webinar-types";
-import { postgresNonceStoreSchema } from "@org/webinar-validator/nonce-store/postgres";
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -71,7 +71,7 @@ const initial: Migration = {
       sql`
         create table viewers (
           merchant_id text not null references merchants (id),
-          uid integer not null check (uid between ${sql.lit(limits.uidMin)} and ${sql.lit(limits.uidMax)}),
+          uid integer not null check (uid between 10000 and 9999999),
           external_user_id text,
           phone text,
           display_name text,
@@ -165,11 +165,11 @@ const initial: Migration = {
 };
 
 /**
- * Issuing a login ticket in one round trip and one transaction (the login ticket lifecycle of operation issueLoginTicket): lock the viewer row, supersede its
- * unused ticket, insert the new one. In a plpgsql (volatile) function each statement takes a fresh snapshot under
- * READ COMMITTED, so a call that waited for the viewer lock sees, and supersedes, the ticket the previous holder
- * committed; the partial unique index stays the last word on "one unused ticket per viewer".
- * Returns false when the merchant has no such viewer.
+ * Issuing a login ticket in one round trip and one transaction (the login ticket lifecycle of operation
+ * issueLoginTicket): lock the viewer row, supersede its unused ticket, insert the new one. In a plpgsql (volatile)
+ * function each statement takes a fresh snapshot under READ COMMITTED, so a call that waited for the viewer lock sees,
+ * and supersedes, the ticket the previous holder committed; the partial unique index stays the last word on "one unused
+ * ticket per viewer". Returns false when the merchant has no such viewer.
  */
 const issueTicketFunction: Migration = {
   async up(db: Kysely<unknown>) {
@@ -314,14 +314,22 @@ const webinarVideoUrls: Migration = {
 };
 
 /**
- * Used nonces move to @org/webinar-validator's PostgreSQL nonce store, under the same table name and with the
- * store's own columns. Nonces in flight are dropped: a request signed before the upgrade is at most one retry.
+ * Used nonces move to the table layout of @org/webinar-validator's PostgreSQL nonce store (its
+ * `postgresNonceStoreSchema("open_api_nonces")`, written out here so this migration never changes with that
+ * package). Nonces in flight are dropped: a request signed before the upgrade is at most one retry.
  */
 const validatorNonceStore: Migration = {
   async up(db: Kysely<unknown>) {
     await sql`drop table open_api_nonces`.execute(db);
-    // The validator's statements, as text: they are the store's schema, not a query the builder can say.
-    for (const statement of postgresNonceStoreSchema("open_api_nonces")) await sql.raw(statement).execute(db);
+    await sql`
+      create table open_api_nonces (
+        api_key text not null,
+        nonce text not null,
+        expires_at_ms bigint not null,
+        primary key (api_key, nonce)
+      )
+    `.execute(db);
+    await sql`create index open_api_nonces_expires_idx on open_api_nonces (expires_at_ms)`.execute(db);
   },
 };
 

@@ -12,12 +12,12 @@ export function createHealthApp(services: Pick<AppServices, "db" | "logger">): H
     try {
       // The smallest statement there is; the builder has no table-less select.
       await sql`select 1`.execute(services.db);
-      return jsonResponse(requestId, 200, { requestId, status: "ok" });
+      return jsonResponse(200, { requestId, status: "ok" });
     } catch (error) {
       services.logger.warn({ requestId, err: error }, "health check: database unavailable");
       c.set("errorCode", "STORAGE_UNAVAILABLE");
       const error_ = { code: "STORAGE_UNAVAILABLE", message: "the database is unavailable" };
-      return jsonResponse(requestId, 503, { requestId, status: "unavailable", error: error_ });
+      return jsonResponse(503, { requestId, status: "unavailable", error: error_ });
     }
   });
   return app;

@@ -11,13 +11,17 @@ export function loggedPath(c: Context<AppEnv>): string {
   return (end < 0 ? target : target.slice(0, end)).slice(0, 256);
 }
 
-/** Gives the request its id (`c.get("requestId")`) and logs it once answered. */
+/**
+ * Gives the request its one id (`c.get("requestId")`, which the validator's middleware uses too), puts it in
+ * `X-Request-Id` of the answer unless the answer carries it already, and logs the request once answered.
+ */
 export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    c.set("requestId", defaultRequestId());
+    const requestId = defaultRequestId();
+    c.set("requestId", requestId);
     await next();
-    const requestId = c.res.headers.get("X-Request-Id") ?? c.get("requestId");
+    if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", requestId);
     logger.info(
       {
         requestId,

@@ -1,9 +1,9 @@
 /**
- * Building answers: JSON with `requestId` in the body and `X-Request-Id` in the headers, and the one place that
- * turns any thrown value into the error envelope. A ServiceError is answered with its code and status; a value
- * the database refused to store (a NUL character, a number out of range) is 400 REQUEST_INVALID, whichever route
- * it came through; anything else is 500 INTERNAL_ERROR with the request id and a fixed message, never a stack or
- * the error's own text, and is logged with the request id.
+ * Building answers: JSON with `requestId` in the body (the access log puts the same id in `X-Request-Id` of every
+ * answer), and the one place that turns any thrown value into the error envelope. A ServiceError is answered with its
+ * code and status; a value the database refused to store (a NUL character, a number out of range) is 400
+ * REQUEST_INVALID, whichever route it came through; anything else is 500 INTERNAL_ERROR with the request id and a fixed
+ * message, never a stack or the error's own text, and is logged with the request id.
  */
 import { isRejectedValue } from "../db/errors";
 import { errorEnvelope } from "@org/webinar-validator";
@@ -15,17 +15,9 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Content-Type": "application/json; charset=utf-8",
 });
 
-/** A JSON answer carrying `X-Request-Id`. */
-export function jsonResponse(
-  requestId: string,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": requestId },
-  });
+/** A JSON answer. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** The error code an answer was given, for the access log. */
@@ -45,12 +37,7 @@ export function errorResponse(
     if (error.status >= 500 && (error as { cause?: unknown }).cause !== undefined)
       logger.warn({ requestId, code: error.code, cause: describeCause(error) }, "dependency unavailable");
     return {
-      response: jsonResponse(
-        requestId,
-        error.status,
-        errorEnvelope(requestId, error.code, error.message, error.details),
-        headers,
-      ),
+      response: jsonResponse(error.status, errorEnvelope(requestId, error.code, error.message, error.details), headers),
       code: error.code,
     };
   }
@@ -58,7 +45,6 @@ export function errorResponse(
     logger.info({ requestId, cause: (error as Error).message }, "the database refused a value of the request");
     return {
       response: jsonResponse(
-        requestId,
         400,
         errorEnvelope(requestId, "REQUEST_INVALID", "a value of the request cannot be stored"),
         headers,
@@ -68,12 +54,7 @@ export function errorResponse(
   }
   logger.error({ requestId, err: error }, "unexpected error");
   return {
-    response: jsonResponse(
-      requestId,
-      500,
-      errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"),
-      headers,
-    ),
+    response: jsonResponse(500, errorEnvelope(requestId, "INTERNAL_ERROR", "unexpected server error"), headers),
     code: "INTERNAL_ERROR",
   };
 }

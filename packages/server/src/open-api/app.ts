@@ -26,7 +26,7 @@ export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
     c.set("operationId", verified.operationId);
     try {
       const data = await runOperation(verified, services);
-      return jsonResponse(verified.requestId, 200, { requestId: verified.requestId, data });
+      return jsonResponse(200, { requestId: verified.requestId, data });
     } catch (error) {
       return answerFailure(c, services.logger, verified.requestId, error);
     }

@@ -2,5 +2,5 @@
 import type { OperationHandler } from "./handler";
 import { readWatchOverview } from "./watch-data";
 
-export const getWatchOverview: OperationHandler<"getWatchOverview"> = async ({ merchantId, body }, services) =>
+export const handleGetWatchOverview: OperationHandler<"getWatchOverview"> = async ({ merchantId, body }, services) =>
   readWatchOverview(services.db, merchantId, body);

@@ -5,22 +5,22 @@
 import type { OperationId } from "@org/webinar-types";
 import type { VerifiedRequest } from "@org/webinar-validator";
 import type { AppServices } from "../services";
-import { getWatchOverview } from "./getWatchOverview";
+import { handleGetWatchOverview } from "./getWatchOverview";
 import type { OperationHandler } from "./handler";
-import { issueLoginTicket } from "./issueLoginTicket";
-import { queryViewerWatch } from "./queryViewerWatch";
-import { upsertViewer } from "./upsertViewer";
+import { handleIssueLoginTicket } from "./issueLoginTicket";
+import { handleQueryViewerWatch } from "./queryViewerWatch";
+import { handleUpsertViewer } from "./upsertViewer";
 
-export const operations: { readonly [Op in OperationId]: OperationHandler<Op> } = {
-  upsertViewer,
-  issueLoginTicket,
-  getWatchOverview,
-  queryViewerWatch,
+export const operationHandlers: { readonly [Op in OperationId]: OperationHandler<Op> } = {
+  upsertViewer: handleUpsertViewer,
+  issueLoginTicket: handleIssueLoginTicket,
+  getWatchOverview: handleGetWatchOverview,
+  queryViewerWatch: handleQueryViewerWatch,
 };
 
 /** Runs the verified request's operation; resolves the `data` of its success answer. */
 export function runOperation(request: VerifiedRequest, services: AppServices): Promise<unknown> {
   // The table pairs each id with its own handler; TypeScript cannot follow the pairing through the union.
-  const handler = operations[request.operationId] as OperationHandler<OperationId>;
+  const handler = operationHandlers[request.operationId] as OperationHandler<OperationId>;
   return handler(request, services);
 }

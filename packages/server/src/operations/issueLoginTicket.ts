@@ -1,9 +1,9 @@
 /** Operation issueLoginTicket: a one-time login ticket and its watch URL for a viewer (tickets/issue.ts). */
-import { issueLoginTicket as issue } from "../tickets/issue";
+import { issueLoginTicket } from "../tickets/issue";
 import type { OperationHandler } from "./handler";
 
-export const issueLoginTicket: OperationHandler<"issueLoginTicket"> = async ({ merchantId, body }, services) =>
-  issue(
+export const handleIssueLoginTicket: OperationHandler<"issueLoginTicket"> = async ({ merchantId, body }, services) =>
+  issueLoginTicket(
     { merchantId, uid: body.uid, ticketCode: body.ticketCode },
     {
       db: services.db,

@@ -2,5 +2,5 @@
 import type { OperationHandler } from "./handler";
 import { readViewerWatch } from "./watch-data";
 
-export const queryViewerWatch: OperationHandler<"queryViewerWatch"> = async ({ merchantId, body }, services) =>
+export const handleQueryViewerWatch: OperationHandler<"queryViewerWatch"> = async ({ merchantId, body }, services) =>
   readViewerWatch(services.db, merchantId, body, services.cursorKey);

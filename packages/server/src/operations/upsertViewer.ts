@@ -1,15 +1,15 @@
 /** Operation upsertViewer: create or update an external viewer of the merchant (viewers/upsert.ts). */
 import type { Viewer } from "@org/webinar-types";
 import { dependencyStep } from "../dependency";
-import { upsertViewer as upsert } from "../viewers/upsert";
+import { upsertViewer } from "../viewers/upsert";
 import type { OperationHandler } from "./handler";
 
-export const upsertViewer: OperationHandler<"upsertViewer"> = async (
+export const handleUpsertViewer: OperationHandler<"upsertViewer"> = async (
   { merchantId, body },
   services,
 ): Promise<{ viewer: Viewer; created: boolean }> =>
   dependencyStep("AUTH_DEPENDENCY_UNAVAILABLE", "viewer storage is temporarily unavailable", () =>
-    upsert(
+    upsertViewer(
       { merchantId, ...body },
       {
         db: services.db,

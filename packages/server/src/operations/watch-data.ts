@@ -1,6 +1,6 @@
 /**
- * The two watch-data operations (getWatchOverview, queryViewerWatch), from the statistics maintained as playback sessions are
- * recorded. The webinar is looked up first (404 WEBINAR_NOT_FOUND for a code that is missing or of another
+ * The two watch-data operations (getWatchOverview, queryViewerWatch), from the statistics maintained as playback
+ * sessions are recorded. The webinar is looked up first (404 WEBINAR_NOT_FOUND for a code that is missing or of another
  * merchant, whatever its publication status). A storage failure is 503 WATCH_DATA_UNAVAILABLE: never zero data.
  */
 import type { Kysely } from "kysely";

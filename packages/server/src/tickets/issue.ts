@@ -1,20 +1,20 @@
 /**
- * Issue one-time login ticket (operation issueLoginTicket), in separate steps so each dependency's failure answers its own
- * code: webinar metadata (PUBLIC_METADATA_UNAVAILABLE), watch domain (VIEWER_DOMAIN_UNAVAILABLE), then one
+ * Issue one-time login ticket (operation issueLoginTicket), in separate steps so each dependency's failure answers its
+ * own code: webinar metadata (PUBLIC_METADATA_UNAVAILABLE), watch domain (VIEWER_DOMAIN_UNAVAILABLE), then one
  * transaction on viewer and ticket storage (AUTH_DEPENDENCY_UNAVAILABLE): the `issue_login_ticket` function of
- * migration 0002 locks the viewer row, marks the viewer's unused ticket SUPERSEDED (whatever webinar it was
- * for) and inserts the new one, in one statement. The partial unique index `login_tickets_one_unused_per_viewer`
- * makes "one valid ticket per viewer" a database fact.
+ * migration 0002 locks the viewer row, marks the viewer's unused ticket SUPERSEDED (whatever webinar it was for) and
+ * inserts the new one, in one statement. The partial unique index `login_tickets_one_unused_per_viewer` makes "one
+ * valid ticket per viewer" a database fact.
  */
 import { sql, type Kysely } from "kysely";
 import type { LoginTicket } from "@org/webinar-types";
 import type { Database } from "../db/schema";
-import { dependencyStep, isUnavailable } from "../dependency";
+import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import type { Runtime } from "../runtime";
 import { newToken } from "./token";
 import type { WatchDomainResolver } from "./watch-domain";
-import { databaseOf, type WebinarMetadataSource } from "./webinar-metadata";
+import type { WebinarMetadataSource } from "./webinar-metadata";
 
 export interface IssueTicketDependencies {
   db: Kysely<Database>;
@@ -32,46 +32,6 @@ export interface IssueTicketInput {
 
 /** Every login ticket starts with this prefix. */
 export const LOGIN_TICKET_PREFIX = "lt_";
-
-/**
- * One statement, one transaction: lock the viewer, supersede its unused ticket, insert (migration 0002). With
- * `ticketCode`, the merchant's webinar is looked up in the same statement and the ticket issued only when it is
- * PUBLISHED: no row, no such webinar; `issued` null, not published (nothing written).
- */
-function issueTicketStatement(
-  db: Kysely<Database>,
-  input: IssueTicketInput,
-  hash: string,
-  issuedAt: number,
-  expiresAt: number,
-) {
-  // A call of the migration's SQL function inside a CASE: raw SQL, the builder has no CASE around a function call.
-  const issue = sql<
-    boolean | null
-  >`case when w.status = 'PUBLISHED' then issue_login_ticket(${input.merchantId}, ${input.uid}, ${hash}, w.id, ${new Date(issuedAt)}, ${new Date(expiresAt)}) end`;
-  return db
-    .selectFrom("webinars as w")
-    .select(["w.status", issue.as("issued")])
-    .where("w.ticket_code", "=", input.ticketCode)
-    .where("w.merchant_id", "=", input.merchantId)
-    .executeTakeFirst();
-}
-
-/**
- * Unavailability of the folded statement: a transport failure (no SQLSTATE: the statement never ran) is what
- * its first step, the webinar metadata lookup, answered; a failure while it ran (statement timeout waiting for
- * the viewer's lock, ...) is the ticket storage's.
- */
-function foldedUnavailable(error: unknown): ServiceError | undefined {
-  if (error instanceof ServiceError || !isUnavailable(error)) return undefined;
-  const hasSqlState =
-    typeof (error as { code?: unknown }).code === "string" && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
-  const unavailable = hasSqlState
-    ? new ServiceError("AUTH_DEPENDENCY_UNAVAILABLE", "ticket storage is temporarily unavailable")
-    : new ServiceError("PUBLIC_METADATA_UNAVAILABLE", "webinar metadata is temporarily unavailable");
-  (unavailable as { cause?: unknown }).cause = error;
-  return unavailable;
-}
 
 function webinarNotFound(): ServiceError {
   return new ServiceError("WEBINAR_NOT_FOUND", "no published webinar with this ticketCode in this merchant");
@@ -92,43 +52,18 @@ export function loginUrl(origin: string, ticketCode: string, ticket: string): st
  * const { loginUrl } = await issueLoginTicket({ merchantId, uid: 4821937, ticketCode: "wbn-7Hq2kP9x" }, deps);
  */
 export async function issueLoginTicket(input: IssueTicketInput, deps: IssueTicketDependencies): Promise<LoginTicket> {
-  // Fast path: the webinar metadata lives in this database and the watch origin is already known, so the three
-  // steps are one statement (the order of the answers is unchanged: a missing webinar is still 404 before
-  // anything is written, and no step that can fail follows the write).
-  const metadataDb = databaseOf(deps.webinars);
-  const knownOrigin = metadataDb === deps.db ? deps.watchDomains.knownOriginFor?.(input.merchantId) : undefined;
-  if (knownOrigin !== undefined) {
-    const issuedAt = deps.runtime.now();
-    const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
-    const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);
-    let row: { status: string; issued: boolean | null } | undefined;
-    try {
-      row = await issueTicketStatement(deps.db, input, hash, issuedAt, expiresAt);
-    } catch (error) {
-      throw foldedUnavailable(error) ?? error;
-    }
-    if (row === undefined || row.status !== "PUBLISHED") throw webinarNotFound();
-    if (row.issued !== true) throw new ServiceError("VIEWER_NOT_FOUND", "no viewer with this uid in this merchant");
-    return {
-      loginTicket: token,
-      loginUrl: loginUrl(knownOrigin, input.ticketCode, token),
-      expiresAt: rfc3339(expiresAt),
-    };
-  }
-
   const webinar = await dependencyStep(
     "PUBLIC_METADATA_UNAVAILABLE",
     "webinar metadata is temporarily unavailable",
     () => deps.webinars.find(input.merchantId, input.ticketCode),
   );
-  if (webinar === null || webinar.status !== "PUBLISHED") {
-    throw webinarNotFound();
-  }
+  if (webinar === null || webinar.status !== "PUBLISHED") throw webinarNotFound();
   const origin = await dependencyStep("VIEWER_DOMAIN_UNAVAILABLE", "the watch domain is temporarily unavailable", () =>
     deps.watchDomains.originFor(input.merchantId),
   );
 
-  // Seconds precision: `expiresAt` is authoritative (LoginTicket.expiresAt), so the stored expiry is exactly what the caller sees.
+  // Seconds precision: `expiresAt` is authoritative (LoginTicket.expiresAt), so the stored expiry is exactly what the
+  // caller sees.
   const issuedAt = deps.runtime.now();
   const expiresAt = Math.floor(issuedAt / 1000) * 1000 + deps.ticketTtlSeconds * 1000;
   const { token, hash } = newToken(LOGIN_TICKET_PREFIX, deps.runtime);

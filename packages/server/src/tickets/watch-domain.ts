@@ -1,6 +1,7 @@
 /**
- * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom watch domain,
- * or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step of its own.
+ * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom watch
+ * domain, or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step of its
+ * own.
  *
  * A merchant's watch origin is set when the merchant is created and no operation changes it, so a found origin
  * is remembered per process (bounded); an operation that changes it must invalidate this cache.
@@ -11,8 +12,6 @@ import type { Database } from "../db/schema";
 export interface WatchDomainResolver {
   /** The origin (`https://watch.example.com`) under which the merchant's watch pages live. */
   originFor(merchantId: string): Promise<string>;
-  /** The origin when it is known without any I/O (remembered), else undefined. Optional. */
-  knownOriginFor?(merchantId: string): string | undefined;
 }
 
 const CACHE_LIMIT = 10_000;
@@ -35,10 +34,6 @@ export function createWatchDomainResolver(db: Kysely<Database>, defaultOrigin: (
         origins.set(merchantId, origin);
       }
       return origin ?? defaultOrigin();
-    },
-    knownOriginFor(merchantId) {
-      const origin = origins.get(merchantId);
-      return origin === undefined ? undefined : (origin ?? defaultOrigin());
     },
   };
 }

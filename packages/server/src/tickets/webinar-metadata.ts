@@ -15,11 +15,8 @@ export interface WebinarMetadataSource {
   find(merchantId: string, ticketCode: string): Promise<WebinarMetadata | null>;
 }
 
-/** Sources reading the `webinars` table of a database: ticket issuing may fold their lookup into its statement. */
-const databaseSources = new WeakMap<WebinarMetadataSource, Kysely<Database>>();
-
 export function createWebinarMetadataSource(db: Kysely<Database>): WebinarMetadataSource {
-  const source: WebinarMetadataSource = {
+  return {
     async find(merchantId, ticketCode) {
       const row = await db
         .selectFrom("webinars")
@@ -30,11 +27,4 @@ export function createWebinarMetadataSource(db: Kysely<Database>): WebinarMetada
       return row ?? null;
     },
   };
-  databaseSources.set(source, db);
-  return source;
-}
-
-/** The database `source` reads, when it is this module's source (and not another implementation). */
-export function databaseOf(source: WebinarMetadataSource): Kysely<Database> | undefined {
-  return databaseSources.get(source);
 }

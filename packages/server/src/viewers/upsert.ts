@@ -3,19 +3,20 @@
  * `INSERT ... ON CONFLICT (merchant_id, external_user_id) DO UPDATE` creates the viewer, or applies the changes
  * to the existing one, and the database's unique constraints decide every race:
  *
- * | upsertViewer case                                   | here                                                                  |
- * |---------------------------------------------|-----------------------------------------------------------------------|
- * | only externalUserId                         | inserted; or nothing to change -> the row as read by the statement    |
- * | same external id, current phone             | nothing to change -> the existing viewer, created false               |
- * | same external id, unused new phone          | the conflict's update binds it; uid and external id unchanged         |
- * | phone used by another viewer                | unique violation of viewers_merchant_phone_key -> 409, nothing written |
- * | new external id, phone already in merchant  | the insert violates the phone constraint -> 409, no merging           |
- * | phone null                                  | rejected by the validator before this runs (400)                      |
- * | repeated call                               | the existing viewer, created false (`xmax = 0` only for an insert)    |
+ * | upsertViewer case                          | here                                                               |
+ * |--------------------------------------------|--------------------------------------------------------------------|
+ * | only externalUserId                        | inserted; or nothing to change -> the row as read by the statement |
+ * | same external id, current phone            | nothing to change -> the existing viewer, created false            |
+ * | same external id, unused new phone         | the conflict's update binds it; uid and external id unchanged      |
+ * | phone used by another viewer               | unique violation of viewers_merchant_phone_key: 409, none written  |
+ * | new external id, phone already in merchant | the insert violates the phone constraint -> 409, no merging        |
+ * | phone null                                 | rejected by the validator before this runs (400)                   |
+ * | repeated call                              | the existing viewer, created false (`xmax = 0` only for an insert) |
  *
  * Two concurrent creations of one external id: the second waits for the first at the arbiter index and then
  * takes the update path (created false). A phone violation can also come from such a race on the phone index
- * before the arbiter check saw the other row, so it is retried once before it is answered 409. A UID collision
+ * before the arbiter check saw the other row, so it is retried (up to PHONE_RACE_RETRIES times) before it is
+ * answered 409. A UID collision
  * (primary key) draws another UID.
  */
 import { sql, type Kysely } from "kysely";
@@ -27,7 +28,10 @@ import type { Runtime } from "../runtime";
 import type { DisplayNameModerator } from "./moderation";
 import { RANDOM_UID_ATTEMPTS, randomUid, searchFreeUid, type UidRange } from "./uid-allocation";
 
-/** The validated request body of upsert (strings already trimmed by the validator). */
+/**
+ * The request body as the validator hands it over: `externalUserId` and `displayName` trimmed, and a blank
+ * `phone` removed, so `phone` is a number to bind or absent (keep the current one).
+ */
 export interface UpsertInput {
   merchantId: string;
   externalUserId: string;
@@ -70,12 +74,6 @@ function toViewer(row: ViewerRow, externalUserId: string): Viewer {
     phone: row.phone,
     displayName: row.display_name,
   };
-}
-
-/** The phone to bind, or null to keep the current one (omitted, empty or whitespace-only, upsertViewer). */
-function phoneToBind(phone: string | undefined): string | null {
-  const trimmed = phone?.trim();
-  return trimmed === undefined || trimmed === "" ? null : trimmed;
 }
 
 /**
@@ -157,12 +155,8 @@ async function readByExternalId(
  * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" }, deps);
  */
 export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies): Promise<UpsertResult> {
-  const phone = phoneToBind(input.phone);
-  const displayName = typeof input.displayName === "string" ? input.displayName.trim() : input.displayName;
-  const normalized: UpsertInput = { ...input, displayName };
-  if (typeof displayName === "string") {
-    await deps.moderator.check(displayName);
-  }
+  const phone = input.phone ?? null;
+  if (typeof input.displayName === "string") await deps.moderator.check(input.displayName);
 
   let uidCollisions = 0;
   let phoneViolations = 0;
@@ -181,7 +175,7 @@ export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies)
     }
     let row: (ViewerRow & { inserted: boolean }) | undefined;
     try {
-      row = await upsertStatement(deps.db, normalized, uid, phone, new Date(deps.runtime.now()));
+      row = await upsertStatement(deps.db, input, uid, phone, new Date(deps.runtime.now()));
     } catch (error) {
       if (isUniqueViolation(error, UID_CONSTRAINT)) {
         uidCollisions += 1;

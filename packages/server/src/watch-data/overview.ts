@@ -1,6 +1,6 @@
 /**
- * Query watch-data overview (operation getWatchOverview) from the incrementally maintained counts (record-session.ts): at most
- * six rows per webinar, never a scan of sessions. A webinar without sessions has real zero counts (the spec's
+ * Query watch-data overview (operation getWatchOverview) from the incrementally maintained counts (record-session.ts):
+ * at most six rows per webinar, never a scan of sessions. A webinar without sessions has real zero counts (the spec's
  * "notStarted" example) and no update times.
  */
 import { sql, type Kysely } from "kysely";

@@ -1,11 +1,11 @@
 /**
- * Query viewer watch detail (queryViewerWatch) from the per-subject totals (record-session.ts): registered subjects only,
- * filtered by `uids` OR `externalUserIds` and `minWatchSeconds`, ordered by the requested sort with the uid as
- * the stable tie-breaker, one keyset page at a time (no OFFSET, no total). Each record shows the viewer's
- * current identity fields; omitted when unset (ViewerWatchRecord).
+ * Query viewer watch detail (queryViewerWatch) from the per-subject totals (record-session.ts): registered subjects
+ * only, filtered by `uids` OR `externalUserIds` and `minWatchSeconds`, ordered by the requested sort with the uid as
+ * the stable tie-breaker, one keyset page at a time (no OFFSET, no total). Each record shows the viewer's current
+ * identity fields; omitted when unset (ViewerWatchRecord).
  */
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, NotNull } from "kysely";
 import type {
   PlaybackMode,
   QueryViewerWatchRequest,
@@ -18,21 +18,8 @@ import { rfc3339 } from "../tickets/issue";
 import { decodeCursor, encodeCursor, queryFingerprint, type CursorPosition } from "./cursor";
 import type { WatchedWebinar } from "./webinar-state";
 
-interface SubjectRow {
-  uid: number;
-  subject_key: string;
-  live_seconds: number;
-  replay_seconds: number;
-  total_seconds: number;
-  session_count: number;
-  first_watched_at: Date;
-  last_watched_at: Date;
-  device_types: string[];
-  protocols: string[];
-  external_user_id: string | null;
-  phone: string | null;
-  display_name: string | null;
-}
+/** One row of {@link viewerPageQuery}: a subject's totals and its viewer's identity fields. */
+type SubjectRow = Awaited<ReturnType<ReturnType<typeof viewerPageQuery>["execute"]>>[number];
 
 /** The sort column of each order and its direction; ties are broken by uid ascending. */
 const ORDER: Readonly<
@@ -106,6 +93,18 @@ export function viewerPageQuery(
   const externalUserIds = request.externalUserIds ?? [];
   let query = db
     .selectFrom("watch_subject_totals as t")
+    // The viewer's identity fields for the page's rows only: a lateral lookup by primary key per row, which keeps
+    // the keyset scan's order (a plain join could become a hash join over every viewer followed by a sort).
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("viewers")
+          .select(["external_user_id", "phone", "display_name"])
+          .where("viewers.merchant_id", "=", merchantId)
+          .whereRef("viewers.uid", "=", "t.uid")
+          .as("v"),
+      (join) => join.onTrue(),
+    )
     .select([
       "t.uid",
       "t.subject_key",
@@ -117,33 +116,14 @@ export function viewerPageQuery(
       "t.last_watched_at",
       "t.device_types",
       "t.protocols",
-      // The viewer's identity fields for the page's rows only (scalar primary-key lookups, not a join the
-      // planner could turn into a hash join over every viewer followed by a Sort).
-      (eb) =>
-        eb
-          .selectFrom("viewers as v")
-          .select("v.external_user_id")
-          .where("v.merchant_id", "=", merchantId)
-          .whereRef("v.uid", "=", "t.uid")
-          .as("external_user_id"),
-      (eb) =>
-        eb
-          .selectFrom("viewers as v")
-          .select("v.phone")
-          .where("v.merchant_id", "=", merchantId)
-          .whereRef("v.uid", "=", "t.uid")
-          .as("phone"),
-      (eb) =>
-        eb
-          .selectFrom("viewers as v")
-          .select("v.display_name")
-          .where("v.merchant_id", "=", merchantId)
-          .whereRef("v.uid", "=", "t.uid")
-          .as("display_name"),
+      "v.external_user_id",
+      "v.phone",
+      "v.display_name",
     ])
     .where("t.webinar_id", "=", webinarId)
     .where("t.scope", "=", mode)
-    .where("t.uid", "is not", null);
+    .where("t.uid", "is not", null)
+    .$narrowType<{ uid: NotNull }>();
   if ((request.minWatchSeconds ?? 0) > 0) query = query.where("t.total_seconds", ">=", request.minWatchSeconds!);
   if (uids.length > 0 || externalUserIds.length > 0) {
     query = query.where((eb) =>
@@ -187,7 +167,7 @@ export async function readViewerPage(
   after: CursorPosition | undefined,
   cursorKey: Buffer,
 ): Promise<ViewerWatchPage> {
-  const rows = (await viewerPageQuery(db, merchantId, webinar.id, request, after).execute()) as SubjectRow[];
+  const rows = await viewerPageQuery(db, merchantId, webinar.id, request, after).execute();
   const page = rows.slice(0, request.pageSize);
   const last = page.at(-1);
   const items = page.map((row) => toRecord(webinar.id, row));

@@ -35,7 +35,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
     const secure =
       new URL(c.req.url).protocol === "https:" || (config.publicWatchOrigin?.startsWith("https:") ?? false);
     const result = await exchangeForSession(body, services, secure);
-    return jsonResponse(requestId, 200, { requestId, ...result.body }, { "Set-Cookie": result.setCookie });
+    return jsonResponse(200, { requestId, ...result.body }, { "Set-Cookie": result.setCookie });
   });
   app.all("/w/api/session", () => {
     throw new ServiceError("REQUEST_INVALID", "method not allowed", undefined, 405);
@@ -59,7 +59,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
     const state = await dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
       readWatchState({ db: services.db, runtime: services.runtime }, c.req.header("cookie"), c.req.query("ticketCode")),
     );
-    return jsonResponse(requestId, 200, { requestId, ...state });
+    return jsonResponse(200, { requestId, ...state });
   });
 
   // The playback API (watch/playback.ts): start, heartbeat, stop.
@@ -97,7 +97,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
           : {
               "Set-Cookie": `${ANON_COOKIE}=${newAnonymousId}; Path=/w; Max-Age=31536000; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
             };
-      return jsonResponse(requestId, 200, { requestId, ...result }, headers);
+      return jsonResponse(200, { requestId, ...result }, headers);
     });
     app.all(`/w/api/playback/${action}`, () => {
       throw new ServiceError("REQUEST_INVALID", "method not allowed", undefined, 405);

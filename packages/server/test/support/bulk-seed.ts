@@ -1,5 +1,5 @@
 /**
- * Bulk seeding of watch data for tests and the benchmark (not used by the server): N registered viewers of a
+ * Bulk seeding of watch data for tests and the benchmark: N registered viewers of a
  * merchant, each with one finished LIVE session and every fourth also a REPLAY session, written with one
  * `INSERT … SELECT … generate_series` statement per chunk (data-modifying CTEs: viewers, sessions and per-subject
  * totals together), then the webinar's registered counts recomputed from the subject totals. The same facts the
@@ -12,7 +12,7 @@
  * REPLAY (i % 4 = 0) seconds (i * 31) % 900 starting t0 + 2 days + (i * 15485863) % 86400 s.
  */
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../db/schema";
+import type { Database } from "../../src/db/schema";
 
 export interface BulkSeedOptions {
   merchantId: string;

@@ -6,7 +6,8 @@
 import { signRequest } from "@org/webinar-signing";
 import { createWebinarClient, type WebinarClient, type WebinarClientOptions } from "@org/webinar-client";
 import { loadConfig } from "../../src/config";
-import { startServer, type ServerOptions, type WebinarServer } from "../../src/server";
+import type { DatabaseHandle } from "../../src/db/connect";
+import { announce, createServer, createServerOn, type ServerOptions, type WebinarServer } from "../../src/server";
 import { checkAnswer, contractCheckingFetch } from "./contract";
 import type { TestDatabase } from "./databases";
 
@@ -34,7 +35,7 @@ export class Capture {
 
 export interface AdminAnswer {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   headers: Headers;
 }
 
@@ -63,8 +64,8 @@ export interface TestServer {
     path: string,
     body: unknown,
     options?: SignedOptions,
-  ): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  exchange(ticketCode: string, loginTicket: string): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  exchange(ticketCode: string, loginTicket: string): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -80,6 +81,14 @@ export interface SignedOptions {
   omit?: string[];
 }
 
+export interface TestServerOptions extends ServerOptions {
+  /**
+   * The server's database: the test file's open handle (default), another open handle, or `"own"`: the server
+   * connects by itself, as a second process would.
+   */
+  database?: DatabaseHandle | "own";
+}
+
 /**
  * Starts a server on `database` with test defaults (random port, admin token, shared secret key, no demo seed,
  * log captured) overridden by `env`.
@@ -87,7 +96,7 @@ export interface SignedOptions {
 export async function startTestServer(
   database: TestDatabase,
   env: Record<string, string> = {},
-  options: ServerOptions = {},
+  { database: handle = database.handle, ...options }: TestServerOptions = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     PORT: "0",
@@ -100,17 +109,44 @@ export async function startTestServer(
   });
   const logs = new Capture();
   const stdout = new Capture();
-  const server = await startServer(config, {
-    database: database.handle,
-    logDestination: logs,
-    stdout: stdout as never,
-    ...options,
-  });
+  const serverOptions = { logDestination: logs, ...options };
+  const created =
+    handle === "own"
+      ? await createServer(config, serverOptions)
+      : await createServerOn({ database: handle, lock: undefined, owned: false }, config, serverOptions);
+  const server = await announce(created, config, stdout as never);
   const url = server.url;
   const violations: string[] = [];
   const checkedFetch = contractCheckingFetch(violations);
 
-  const admin: TestServer["admin"] = async (method, path, body, token = ADMIN_TOKEN) => {
+  const admin = adminCaller(url);
+  const client: TestServer["client"] = (credentials, clientOptions = {}) =>
+    createWebinarClient({
+      baseUrl: url,
+      ...credentials,
+      retry: false,
+      clockSkew: false,
+      fetch: checkedFetch,
+      ...clientOptions,
+    });
+  return {
+    server,
+    url,
+    logs,
+    stdout,
+    violations,
+    admin,
+    newMerchant: (merchantOptions) => createMerchant(admin, client, merchantOptions),
+    client,
+    signed: signedSender(url, violations),
+    exchange: (ticketCode, loginTicket) => exchangeTicket(url, ticketCode, loginTicket),
+    close: () => server.close(),
+  };
+}
+
+/** Admin API calls with the test admin token (or another token, or none). */
+function adminCaller(url: string): TestServer["admin"] {
+  return async (method, path, body, token = ADMIN_TOKEN) => {
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
@@ -122,40 +158,37 @@ export async function startTestServer(
     const text = await response.text();
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
   };
+}
 
-  const client: TestServer["client"] = (credentials, options = {}) =>
-    createWebinarClient({
-      baseUrl: url,
-      ...credentials,
-      retry: false,
-      clockSkew: false,
-      fetch: checkedFetch,
-      ...options,
-    });
-
-  const newMerchant: TestServer["newMerchant"] = async (options = {}) => {
-    const merchant = await admin("POST", "/admin/v1/merchants", {
-      name: "Test merchant",
-      ...(options.watchOrigin ? { watchOrigin: options.watchOrigin } : {}),
-    });
-    if (merchant.status !== 201)
-      throw new Error(`create merchant: ${merchant.status} ${JSON.stringify(merchant.body)}`);
-    const { merchantId } = merchant.body as { merchantId: string };
-    const key = await admin("POST", `/admin/v1/merchants/${merchantId}/api-keys`, {});
-    const webinar = await admin("POST", `/admin/v1/merchants/${merchantId}/webinars`, {
-      title: "Test webinar",
-      status: options.webinarStatus ?? "PUBLISHED",
-    });
-    const credentials = key.body as { apiKey: string; secret: string };
-    return {
-      merchantId,
-      ...credentials,
-      ticketCode: (webinar.body as { ticketCode: string }).ticketCode,
-      client: client(credentials),
-    };
+/** A new active merchant through the admin API: an API key and a webinar (published unless told otherwise). */
+async function createMerchant(
+  admin: TestServer["admin"],
+  client: TestServer["client"],
+  options: Parameters<TestServer["newMerchant"]>[0] = {},
+): Promise<Merchant> {
+  const merchant = await admin("POST", "/admin/v1/merchants", {
+    name: "Test merchant",
+    ...(options.watchOrigin ? { watchOrigin: options.watchOrigin } : {}),
+  });
+  if (merchant.status !== 201) throw new Error(`create merchant: ${merchant.status} ${JSON.stringify(merchant.body)}`);
+  const { merchantId } = merchant.body as { merchantId: string };
+  const key = await admin("POST", `/admin/v1/merchants/${merchantId}/api-keys`, {});
+  const webinar = await admin("POST", `/admin/v1/merchants/${merchantId}/webinars`, {
+    title: "Test webinar",
+    status: options.webinarStatus ?? "PUBLISHED",
+  });
+  const credentials = key.body as { apiKey: string; secret: string };
+  return {
+    merchantId,
+    ...credentials,
+    ticketCode: (webinar.body as { ticketCode: string }).ticketCode,
+    client: client(credentials),
   };
+}
 
-  const signed: TestServer["signed"] = async (credentials, path, body, options = {}) => {
+/** Signed requests built by hand; answers to requests sent as signed are checked against the spec's contract. */
+function signedSender(url: string, violations: string[]): TestServer["signed"] {
+  return async (credentials, path, body, options = {}) => {
     const raw = typeof body === "string" ? body : JSON.stringify(body);
     const { headers } = await signRequest({
       apiKey: credentials.apiKey,
@@ -176,29 +209,16 @@ export async function startTestServer(
     const text = await response.text();
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
   };
+}
 
-  const exchange: TestServer["exchange"] = async (ticketCode, loginTicket) => {
-    const response = await fetch(`${url}/w/api/session`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ticketCode, loginTicket }),
-    });
-    return { status: response.status, body: await response.json(), headers: response.headers };
-  };
-
-  return {
-    server,
-    url,
-    logs,
-    stdout,
-    violations,
-    admin,
-    newMerchant,
-    client,
-    signed,
-    exchange,
-    close: () => server.close(),
-  };
+/** The watch page's ticket exchange, `POST /w/api/session`. */
+async function exchangeTicket(url: string, ticketCode: string, loginTicket: string) {
+  const response = await fetch(`${url}/w/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ticketCode, loginTicket }),
+  });
+  return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
 /** The API error an Open API call was rejected with (status, code, requestId), or a failure if it succeeded. */

@@ -7,7 +7,7 @@ import { request } from "node:http";
 export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export function rawRequest(

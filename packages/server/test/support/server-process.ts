@@ -126,7 +126,6 @@ export async function adminCall(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: any }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const response = await fetch(`${url}${path}`, {
     method,
     headers: {
