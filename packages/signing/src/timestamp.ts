@@ -1,6 +1,6 @@
 /**
- * The current `X-Timestamp`: whole Unix seconds as a decimal string (the spec's `Timestamp` header), never milliseconds. Pass a clock
- * returning milliseconds (like `Date.now`) to control the time in tests.
+ * The current `X-Timestamp`: whole Unix seconds as a decimal string (the spec's `Timestamp` header), never
+ * milliseconds. Pass a clock returning milliseconds (like `Date.now`) to control the time in tests.
  *
  * @example
  * unixTimestamp(); // "1767225600"

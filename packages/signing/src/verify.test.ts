@@ -1,27 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { backends } from "../test/backends";
 import { malformedSignatures } from "../test/malformed-signatures";
-import { negativeVectors, positiveVectors } from "../../../spec/test-vectors/signing-vectors";
+import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
 import { createSigner } from "./sign";
 import { verify } from "./verify";
 
 const vector = positiveVectors[0]!;
 
 describe("verify", () => {
-  it.each(positiveVectors)("Signing requests: accepts the signature of vector: $name", async (positive) => {
-    expect(await verify(positive.secret, positive.canonical, positive.signature)).toBe(true);
-    expect(await createSigner(positive.secret).verify(positive.canonical, positive.signature)).toBe(true);
-  });
-
-  it.each(negativeVectors)(
-    "Signing requests: rejects the mistake and accepts the correct signature: $name",
-    async (negative) => {
-      expect(await verify(negative.secret, negative.canonical, negative.signature)).toBe(false);
-      expect(await createSigner(negative.secret).verify(negative.canonical, negative.signature)).toBe(false);
-      expect(await verify(negative.secret, negative.canonical, negative.expectedSignature)).toBe(true);
-    },
-  );
-
   it.each(malformedSignatures)("rejects a malformed signature on every backend: $rule", async ({ signature }) => {
     expect(await verify(vector.secret, vector.canonical, signature)).toBe(false);
     for (const backend of backends)

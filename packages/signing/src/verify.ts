@@ -7,7 +7,8 @@ import { createSigner } from "./sign";
  * An empty secret throws a `TypeError`: it is a configuration mistake, not a mismatch.
  *
  * @example
- * const canonical = canonicalString({ apiKey, path: url.pathname, timestamp, nonce, bodyHash: await bodyHash(rawBody) });
+ * const hash = await bodyHash(rawBody);
+ * const canonical = canonicalString({ apiKey, path: url.pathname, timestamp, nonce, bodyHash: hash });
  * if (!(await verify(secretOf(apiKey), canonical, request.headers.get("x-signature") ?? ""))) {
  *   // 401 OPEN_API_UNAUTHORIZED
  * }

@@ -220,7 +220,8 @@ async function report(error: unknown, io: CliIo, json: boolean, command: Command
  * Runs one `webinar` invocation and returns its exit code.
  *
  * @example
- * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+ * const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+ * process.exitCode = await main(process.argv.slice(2), io);
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {

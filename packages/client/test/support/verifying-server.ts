@@ -1,9 +1,9 @@
 /**
  * A real HTTP server on 127.0.0.1 for the client's tests, small enough to script failures the reference server never
- * gives. It verifies every request exactly as the spec's "Signing requests" guide says, with @org/webinar-signing: the raw body bytes as received, the
- * path as sent (before any normalization), each signature header exactly once, Unix seconds within
- * ±limits.clockSkewSeconds of its own clock (which a test may set off), the signature compared in constant time, and
- * the nonce consumed only after the signature verified (a reused nonce gives 409 OPEN_API_REPLAYED).
+ * gives. It verifies every request exactly as the spec's "Signing requests" guide says, with @org/webinar-signing: the
+ * raw body bytes as received, the path as sent (before any normalization), each signature header exactly once, Unix
+ * seconds within ±limits.clockSkewSeconds of its own clock (which a test may set off), the signature compared in
+ * constant time, and the nonce consumed only after the signature verified (a reused nonce gives 409 OPEN_API_REPLAYED).
  *
  * Behind the verification it answers from an in-memory dataset (./dataset.ts) with keyset cursors it makes
  * itself, unless a test scripted the next answers: an error envelope, a gateway's HTML page, a redirect, a
@@ -110,160 +110,191 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** What one server's request handling reads and keeps. */
+interface ServerState {
+  credentials: Record<string, string>;
+  now: () => number;
+  prefix: string;
+  dataset: Dataset;
+  received: ReceivedRequest[];
+  consumedNonces: Set<string>;
+  scripts: Map<string, ScriptEntry[]>;
+  requestCounter: number;
+}
+
+function takeScripted(
+  state: ServerState,
+  operationId: OperationId | undefined,
+  gateway: boolean,
+): ScriptedAnswer | undefined {
+  for (const key of [operationId ?? "", "*"]) {
+    const queue = state.scripts.get(key);
+    const index = queue?.findIndex((entry) => entry.gateway === gateway) ?? -1;
+    if (queue !== undefined && index >= 0) return queue.splice(index, 1)[0]!.answer;
+  }
+  return undefined;
+}
+
+function send(
+  state: ServerState,
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    "Content-Type": "application/json",
+    Date: new Date(state.now()).toUTCString(),
+    ...headers,
+  });
+  response.end(body);
+}
+
+function sendJson(state: ServerState, response: ServerResponse, status: number, json: unknown): void {
+  send(state, response, status, JSON.stringify(json));
+}
+
+function nextRequestId(state: ServerState): string {
+  state.requestCounter += 1;
+  return `req_${String(state.requestCounter).padStart(6, "0")}`;
+}
+
+async function answerScripted(state: ServerState, response: ServerResponse, answer: ScriptedAnswer): Promise<void> {
+  if ("destroy" in answer) {
+    response.socket?.destroy();
+    return;
+  }
+  if ("redirect" in answer) {
+    send(state, response, answer.status ?? 302, "", { Location: answer.redirect });
+    return;
+  }
+  if (answer.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+  if (response.destroyed) return;
+  const body = answer.text ?? JSON.stringify(answer.json ?? {});
+  const headers =
+    answer.text === undefined ? answer.headers : { "Content-Type": "text/html; charset=utf-8", ...answer.headers };
+  send(state, response, answer.status, body, headers);
+}
+
+/** The checks of the spec's "Signing requests" guide, in order; throws the Rejection of the first that fails. */
+async function verifySignature(
+  state: ServerState,
+  request: IncomingMessage,
+  body: Buffer,
+  path: string,
+): Promise<void> {
+  const distinct = request.headersDistinct;
+  for (const name of SIGNATURE_HEADERS) {
+    if (distinct[name]?.length !== 1) throw new Rejection(400, "REQUEST_INVALID", `${name} must appear exactly once`);
+  }
+  const one = (name: string) => distinct[name]![0]!;
+  if (request.headers["content-type"] !== "application/json")
+    throw new Rejection(400, "REQUEST_INVALID", "Content-Type must be application/json");
+  const encoding = request.headers["content-encoding"];
+  if (encoding !== undefined && encoding !== "identity")
+    throw new Rejection(400, "REQUEST_INVALID", "the body must not be compressed");
+  if (body.length > limits.maxBodyBytes) throw new Rejection(400, "REQUEST_INVALID", "body over limit");
+  const [apiKey, timestamp, nonce, signature] = SIGNATURE_HEADERS.map(one) as [string, string, string, string];
+  if (!isUnixSeconds(timestamp)) throw new Rejection(400, "REQUEST_INVALID", "X-Timestamp must be Unix seconds");
+  if (!isValidNonce(nonce)) throw new Rejection(400, "REQUEST_INVALID", "invalid nonce");
+  const secret = state.credentials[apiKey];
+  if (secret === undefined) throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "unknown API key");
+  const hash = await bodyHash(new Uint8Array(body));
+  const canonical = canonicalString({ apiKey, path, timestamp, nonce, bodyHash: hash });
+  if (!(await verify(secret, canonical, signature)))
+    throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "request signature could not be verified");
+  if (Math.abs(Math.floor(state.now() / 1000) - Number(timestamp)) > limits.clockSkewSeconds) {
+    throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "timestamp outside the accepted clock skew");
+  }
+  const nonceKey = `${apiKey}\n${nonce}`;
+  if (state.consumedNonces.has(nonceKey)) throw new Rejection(409, "OPEN_API_REPLAYED", "nonce already used");
+  state.consumedNonces.add(nonceKey);
+}
+
+function parsedObject(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString("utf8"));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records the request, then answers: a scripted gateway answer, a rejection, a scripted answer or the dataset's. */
+async function handle(state: ServerState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readBody(request);
+  const url = request.url ?? "";
+  const operationPath = url.startsWith(state.prefix) ? url.slice(state.prefix.length) : undefined;
+  const operationId = operationPath === undefined ? undefined : operationByPath.get(operationPath);
+  const json = parsedObject(body);
+  const record: ReceivedRequest = {
+    method: request.method ?? "",
+    url,
+    headers: request.headersDistinct as Record<string, string[]>,
+    body,
+    verdict: "ok",
+    status: undefined,
+    operationId,
+    json,
+    header: (name) => request.headersDistinct[name.toLowerCase()]?.[0],
+  };
+  state.received.push(record);
+  response.on("finish", () => {
+    record.status = response.statusCode;
+  });
+  const gatewayAnswer = takeScripted(state, operationId, true);
+  if (gatewayAnswer !== undefined) return answerScripted(state, response, gatewayAnswer);
+  let verified = false;
+  try {
+    if (request.method !== "POST") throw new Rejection(405, "REQUEST_INVALID", "method not allowed");
+    if (operationId === undefined) throw new Rejection(404, "REQUEST_INVALID", `no operation at ${url}`);
+    await verifySignature(state, request, body, url);
+    verified = true;
+    const scripted = takeScripted(state, operationId, false);
+    if (scripted !== undefined) return answerScripted(state, response, scripted);
+    if (json === undefined) throw new Rejection(400, "REQUEST_INVALID", "the body must be one JSON object");
+    const data = answerFromDataset(state, operationId, json);
+    sendJson(state, response, 200, { requestId: nextRequestId(state), data });
+  } catch (error) {
+    if (!(error instanceof Rejection)) throw error;
+    if (!verified) record.verdict = error.code;
+    const envelope = { requestId: nextRequestId(state), error: { code: error.code, message: error.message } };
+    sendJson(state, response, error.status, envelope);
+  }
+}
+
+function answerFromDataset(state: ServerState, operationId: OperationId, body: Record<string, unknown>): unknown {
+  switch (operationId) {
+    case "upsertViewer":
+      return upsert(state.dataset, body);
+    case "issueLoginTicket":
+      return issueTicket(state.dataset, body, state.now());
+    case "getWatchOverview":
+      return overview(state.dataset, body);
+    case "queryViewerWatch":
+      return queryPage(state.dataset, body);
+  }
+}
+
 /** Starts a verifying server on 127.0.0.1, port 0. */
 export async function startVerifyingServer(options: VerifyingServerOptions = {}): Promise<VerifyingServer> {
-  const credentials = options.credentials ?? { [TEST_API_KEY]: TEST_SECRET };
-  const now = options.now ?? (() => Date.now() + (options.clockOffsetMs ?? 0));
-  const prefix = options.pathPrefix ?? "";
-  const dataset = options.dataset ?? createDataset(0);
-  const received: ReceivedRequest[] = [];
-  const consumedNonces = new Set<string>();
-  const scripts = new Map<string, ScriptEntry[]>();
-  let requestCounter = 0;
+  const state: ServerState = {
+    credentials: options.credentials ?? { [TEST_API_KEY]: TEST_SECRET },
+    now: options.now ?? (() => Date.now() + (options.clockOffsetMs ?? 0)),
+    prefix: options.pathPrefix ?? "",
+    dataset: options.dataset ?? createDataset(0),
+    received: [],
+    consumedNonces: new Set(),
+    scripts: new Map(),
+    requestCounter: 0,
+  };
   const sockets = new Set<Socket>();
-
-  const takeScripted = (operationId: OperationId | undefined, gateway: boolean): ScriptedAnswer | undefined => {
-    for (const key of [operationId ?? "", "*"]) {
-      const queue = scripts.get(key);
-      const index = queue?.findIndex((entry) => entry.gateway === gateway) ?? -1;
-      if (queue !== undefined && index >= 0) return queue.splice(index, 1)[0]!.answer;
-    }
-    return undefined;
-  };
-
-  const send = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
-    response.writeHead(status, { "Content-Type": "application/json", Date: new Date(now()).toUTCString(), ...headers });
-    response.end(body);
-  };
-  const sendJson = (response: ServerResponse, status: number, json: unknown) =>
-    send(response, status, JSON.stringify(json));
-  const nextRequestId = () => `req_${String(++requestCounter).padStart(6, "0")}`;
-
-  async function answerScripted(response: ServerResponse, answer: ScriptedAnswer): Promise<void> {
-    if ("destroy" in answer) {
-      response.socket?.destroy();
-      return;
-    }
-    if ("redirect" in answer) {
-      send(response, answer.status ?? 302, "", { Location: answer.redirect });
-      return;
-    }
-    if (answer.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
-    if (response.destroyed) return;
-    const body = answer.text ?? JSON.stringify(answer.json ?? {});
-    const headers =
-      answer.text === undefined ? answer.headers : { "Content-Type": "text/html; charset=utf-8", ...answer.headers };
-    send(response, answer.status, body, headers);
-  }
-
-  async function verifySignature(
-    request: IncomingMessage,
-    body: Buffer,
-    path: string,
-  ): Promise<{ apiKey: string; nonce: string }> {
-    const distinct = request.headersDistinct;
-    for (const name of SIGNATURE_HEADERS) {
-      if (distinct[name]?.length !== 1) throw new Rejection(400, "REQUEST_INVALID", `${name} must appear exactly once`);
-    }
-    const one = (name: string) => distinct[name]![0]!;
-    if (request.headers["content-type"] !== "application/json")
-      throw new Rejection(400, "REQUEST_INVALID", "Content-Type must be application/json");
-    const encoding = request.headers["content-encoding"];
-    if (encoding !== undefined && encoding !== "identity")
-      throw new Rejection(400, "REQUEST_INVALID", "the body must not be compressed");
-    if (body.length > limits.maxBodyBytes) throw new Rejection(400, "REQUEST_INVALID", "body over limit");
-    const [apiKey, timestamp, nonce, signature] = SIGNATURE_HEADERS.map(one) as [string, string, string, string];
-    if (!isUnixSeconds(timestamp)) throw new Rejection(400, "REQUEST_INVALID", "X-Timestamp must be Unix seconds");
-    if (!isValidNonce(nonce)) throw new Rejection(400, "REQUEST_INVALID", "invalid nonce");
-    const secret = credentials[apiKey];
-    if (secret === undefined) throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "unknown API key");
-    const canonical = canonicalString({
-      apiKey,
-      path,
-      timestamp,
-      nonce,
-      bodyHash: await bodyHash(new Uint8Array(body)),
-    });
-    if (!(await verify(secret, canonical, signature)))
-      throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "request signature could not be verified");
-    if (Math.abs(Math.floor(now() / 1000) - Number(timestamp)) > limits.clockSkewSeconds) {
-      throw new Rejection(401, "OPEN_API_UNAUTHORIZED", "timestamp outside the accepted clock skew");
-    }
-    const nonceKey = `${apiKey}\n${nonce}`;
-    if (consumedNonces.has(nonceKey)) throw new Rejection(409, "OPEN_API_REPLAYED", "nonce already used");
-    consumedNonces.add(nonceKey);
-    return { apiKey, nonce };
-  }
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
-    const url = request.url ?? "";
-    const operationPath = url.startsWith(prefix) ? url.slice(prefix.length) : undefined;
-    const operationId = operationPath === undefined ? undefined : operationByPath.get(operationPath);
-    let json: Record<string, unknown> | undefined;
-    try {
-      const parsed: unknown = JSON.parse(body.toString("utf8"));
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
-        json = parsed as Record<string, unknown>;
-    } catch {
-      json = undefined;
-    }
-    const record: ReceivedRequest = {
-      method: request.method ?? "",
-      url,
-      headers: request.headersDistinct as Record<string, string[]>,
-      body,
-      verdict: "ok",
-      status: undefined,
-      operationId,
-      json,
-      header: (name) => request.headersDistinct[name.toLowerCase()]?.[0],
-    };
-    received.push(record);
-    response.on("finish", () => {
-      record.status = response.statusCode;
-    });
-    const gatewayAnswer = takeScripted(operationId, true);
-    if (gatewayAnswer !== undefined) return answerScripted(response, gatewayAnswer);
-    let verified = false;
-    try {
-      if (request.method !== "POST") throw new Rejection(405, "REQUEST_INVALID", "method not allowed");
-      if (operationId === undefined) throw new Rejection(404, "REQUEST_INVALID", `no operation at ${url}`);
-      await verifySignature(request, body, url);
-      verified = true;
-      const scripted = takeScripted(operationId, false);
-      if (scripted !== undefined) return answerScripted(response, scripted);
-      if (json === undefined) throw new Rejection(400, "REQUEST_INVALID", "the body must be one JSON object");
-      sendJson(response, 200, { requestId: nextRequestId(), data: answerFromDataset(operationId, json) });
-    } catch (error) {
-      if (!(error instanceof Rejection)) throw error;
-      if (!verified) record.verdict = error.code;
-      sendJson(response, error.status, {
-        requestId: nextRequestId(),
-        error: { code: error.code, message: error.message },
-      });
-    }
-  }
-
-  function answerFromDataset(operationId: OperationId, body: Record<string, unknown>): unknown {
-    switch (operationId) {
-      case "upsertViewer":
-        return upsert(dataset, body);
-      case "issueLoginTicket":
-        return issueTicket(dataset, body, now());
-      case "getWatchOverview":
-        return overview(dataset, body);
-      case "queryViewerWatch":
-        return queryPage(dataset, body);
-    }
-  }
-
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      sendJson(response, 500, {
-        requestId: nextRequestId(),
-        error: { code: "INTERNAL_ERROR", message: String(error) },
-      });
+    handle(state, request, response).catch((error: unknown) => {
+      const envelope = { requestId: nextRequestId(state), error: { code: "INTERNAL_ERROR", message: String(error) } };
+      sendJson(state, response, 500, envelope);
     });
   });
   server.on("connection", (socket) => {
@@ -276,19 +307,19 @@ export async function startVerifyingServer(options: VerifyingServerOptions = {})
   const queue =
     (gateway: boolean) =>
     (operationId: OperationId | "*", ...answers: ScriptedAnswer[]) => {
-      const entries = scripts.get(operationId) ?? [];
+      const entries = state.scripts.get(operationId) ?? [];
       entries.push(...answers.map((answer) => ({ answer, gateway })));
-      scripts.set(operationId, entries);
+      state.scripts.set(operationId, entries);
     };
 
   return {
-    baseUrl: `${origin}${prefix}`,
+    baseUrl: `${origin}${state.prefix}`,
     origin,
-    received,
-    dataset,
+    received: state.received,
+    dataset: state.dataset,
     script: queue(false),
     scriptGateway: queue(true),
-    now,
+    now: state.now,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
