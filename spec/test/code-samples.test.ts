@@ -242,7 +242,8 @@ describe("code samples", () => {
     },
   );
 
-  // urllib follows 302 by turning the POST into a GET; curl follows nothing without -L. Neither may follow (Signing requests).
+  // urllib follows 302 by turning the POST into a GET; curl follows nothing without -L. Neither may follow (Signing
+  // requests).
   const redirectCases = liveCases.flatMap((testCase) => [302, 307].map((status) => ({ ...testCase, status })));
   it.each(redirectCases)(
     "Signing requests: $language/$operationId does not follow a $status redirect",

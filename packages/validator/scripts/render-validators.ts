@@ -102,7 +102,7 @@ export function renderValidators(): RenderedValidators {
 
   /** One generated module: ajv's code for `exports`, the spec's hash, then `tail` (its tables). */
   const moduleText = (exports: Record<string, string>, tail: string) =>
-    `${banner}/* eslint-disable */\n${standaloneModuleCode(ajv, exports)}\n\n${specHashDoc}\nexport const specSha256 = ${JSON.stringify(spec.sha256)};\n\n${tail}`;
+    `${banner}${standaloneModuleCode(ajv, exports)}\n\n${specHashDoc}\nexport const specSha256 = ${JSON.stringify(spec.sha256)};\n\n${tail}`;
   /** Its declarations: the spec's hash, then `tail`. */
   const declarationsText = (head: string, tail: string) =>
     `${banner}\n${head}\n${specHashDoc}\nexport declare const specSha256: string;\n\n${tail}`;

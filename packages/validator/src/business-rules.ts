@@ -76,8 +76,8 @@ const lengthOf = (value: unknown) => (Array.isArray(value) ? value.length : 0);
 const BLANK = /^\s*$/;
 
 /**
- * upsertViewer: an empty or whitespace-only `phone` keeps the current phone, like an omitted one; it is removed from the
- * validated body so "keep" has one representation. `null` never gets here: the schema rejects it.
+ * upsertViewer: an empty or whitespace-only `phone` keeps the current phone, like an omitted one; it is removed from
+ * the validated body so "keep" has one representation. `null` never gets here: the schema rejects it.
  *
  * @example
  * const body = { externalUserId: "crm-000123", phone: "  " };

@@ -26,7 +26,8 @@ export interface ErrorEnvelopeOf<Code extends string> {
  * use it for answers of its own with codes outside the spec's `ErrorCode` (an admin API, say).
  *
  * @example
- * errorEnvelope("req_1", "OPEN_API_REPLAYED", "nonce already used"); // { requestId: "req_1", error: { code: ..., message: ... } }
+ * errorEnvelope("req_1", "OPEN_API_REPLAYED", "nonce already used");
+ * // { requestId: "req_1", error: { code: "OPEN_API_REPLAYED", message: "nonce already used" } }
  */
 export function errorEnvelope<Code extends string = ErrorCode>(
   requestId: string,

@@ -5,7 +5,8 @@
  * after `now + 2 × skew`.
  *
  * One interface for every store: the memory store here for one process, and for several processes the PostgreSQL
- * store (`@org/webinar-validator/nonce-store/postgres`) or the Redis store (`@org/webinar-validator/nonce-store/redis`).
+ * store (`@org/webinar-validator/nonce-store/postgres`) or the Redis store
+ * (`@org/webinar-validator/nonce-store/redis`).
  */
 
 /** Where used nonces are remembered. Must be shared by every server process that accepts the same API keys. */

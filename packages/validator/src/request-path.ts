@@ -1,8 +1,9 @@
 /**
  * Which operation a request path names (the operations: "path exactly as given, no query string, no trailing slash,
  * no percent-encoding"). Checked on the request target exactly as received, before any router normalizes it:
- * the client signs the path it sends (Signing requests), so a path that only a lenient router would map to an operation is
- * answered 401 `OPEN_API_UNAUTHORIZED` ("non-canonical path", Signing requests), and a path that is no operation at all 404.
+ * the client signs the path it sends (Signing requests), so a path that only a lenient router would map to an operation
+ * is answered 401 `OPEN_API_UNAUTHORIZED` ("non-canonical path", Signing requests), and a path that is no operation at
+ * all 404.
  */
 import { operations, type OperationId } from "@org/webinar-types";
 

@@ -17,10 +17,12 @@ export type ResponseValidation = { valid: true } | { valid: false; errors: Valid
  * operation does not document is invalid.
  *
  * @example
- * validateResponse("queryViewerWatch", 409, { requestId: "req_1", error: { code: "WATCH_DATA_NOT_FINAL", message: "retry later" } });
- * // { valid: true }
- * validateResponse("getWatchOverview", 409, { requestId: "req_1", error: { code: "VIEWER_IDENTITY_CONFLICT", message: "x" } });
- * // { valid: false, errors: [{ pointer: "/error/code", rule: "enum", message: 'must be one of "OPEN_API_REPLAYED", "WATCH_DATA_NOT_FINAL"' }] }
+ * const notFinal = { requestId: "req_1", error: { code: "WATCH_DATA_NOT_FINAL", message: "retry later" } };
+ * validateResponse("queryViewerWatch", 409, notFinal); // { valid: true }
+ * const conflict = { requestId: "req_1", error: { code: "VIEWER_IDENTITY_CONFLICT", message: "x" } };
+ * validateResponse("getWatchOverview", 409, conflict);
+ * // { valid: false, errors: [{ pointer: "/error/code", rule: "enum",
+ * //   message: 'must be one of "OPEN_API_REPLAYED", "WATCH_DATA_NOT_FINAL"' }] }
  */
 export function validateResponse(operationId: OperationId, status: number, body: unknown): ResponseValidation {
   const byStatus = responseValidators[operationId] as Readonly<Record<string, GeneratedValidator>> | undefined;

@@ -166,23 +166,25 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
 const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
 
 /**
- * Verifies a signed request (the spec's "Signing requests", "Errors and retries" and "Limits") without parsing its body. The options are validated on first use
- * and remembered for the same options object, so pass the same object every time.
+ * Verifies a signed request (the spec's "Signing requests", "Errors and retries" and "Limits") without parsing its
+ * body. The options are validated on first use and remembered for the same options object, so pass the same object
+ * every time.
  *
  * | Check | Answer |
  * |---|---|
  * | `Origin` present and not in `allowedOrigins` | 403 `ORIGIN_FORBIDDEN` |
  * | path is no operation / not POST | 404 / 405, code `REQUEST_INVALID` |
- * | operation path with query, trailing slash, encoding, other case, dot segments, double slashes | 401 `OPEN_API_UNAUTHORIZED` |
- * | signature header missing or repeated, malformed nonce, Content-Type not JSON, Content-Encoding, body over limit | 400 `REQUEST_INVALID` |
- * | timestamp not seconds or outside ±skew, malformed or wrong signature, unknown or revoked key | 401 `OPEN_API_UNAUTHORIZED` |
+ * | operation path with query, trailing slash, encoding, other case, dot segments | 401 `OPEN_API_UNAUTHORIZED` |
+ * | a signature header missing or repeated, bad nonce, not JSON, compressed, too large | 400 `REQUEST_INVALID` |
+ * | timestamp not seconds or outside ±skew, bad signature, unknown or revoked key | 401 `OPEN_API_UNAUTHORIZED` |
  * | merchant suspended | 403 `TENANT_SUSPENDED` |
  * | nonce used before | 409 `OPEN_API_REPLAYED` |
  * | `lookupKey` or the nonce store fails | 503 `AUTH_DEPENDENCY_UNAVAILABLE` |
  *
  * @example
  * const options = { lookupKey: (apiKey) => keys.find(apiKey), nonceStore: createMemoryNonceStore() };
- * const result = await verifySignedRequest({ method: "POST", rawPath: req.url, headers: req.headersDistinct, body }, options);
+ * const request = { method: "POST", rawPath: req.url, headers: req.headersDistinct, body };
+ * const result = await verifySignedRequest(request, options);
  * if (!result.ok) return send(result.status, result.headers, result.body);
  * result.merchantId; // the key's merchant
  */

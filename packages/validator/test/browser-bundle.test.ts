@@ -1,7 +1,7 @@
 /**
  * The built main entry (and the other Web-only entries) bundle for the browser with esbuild, which fails on any
- * import of a Node built-in; the main entry's bundle then verifies a signed request in a JavaScript context that has Web
- * APIs only (no `process`, no `require`, no `Buffer`), as a Worker or a browser would run it.
+ * import of a Node built-in; the main entry's bundle then verifies a signed request in a JavaScript context that has
+ * Web APIs only (no `process`, no `require`, no `Buffer`), as a Worker or a browser would run it.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";

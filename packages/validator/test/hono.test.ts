@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { operations } from "@org/webinar-types";
 import { Hono } from "hono";
+import { requestId } from "hono/request-id";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { webinarHono, type WebinarEnv } from "../src/adapters/hono";
 import { createRequestVerifier, type VerifiedRequest } from "../src/index";
@@ -86,6 +87,20 @@ describe("webinarHono through app.request()", () => {
       headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" },
       json: { error: { code: "OPEN_API_UNAUTHORIZED" } },
     });
+  });
+
+  it("with Hono's requestId middleware first, the answers carry its id: a rejection and a handled request", async () => {
+    const app = new Hono<WebinarEnv>();
+    app.use(requestId({ generator: () => "req_from_hono_middleware" }));
+    app.use(webinarHono(createRequestVerifier(createTestOptions())));
+    app.post(UPSERT, (c) => c.json({ requestId: c.get("webinar").requestId }));
+    const handled = await app.request(toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })));
+    expect(handled.headers.get("x-request-id")).toBe("req_from_hono_middleware");
+    expect(await handled.json()).toEqual({ requestId: "req_from_hono_middleware" });
+    const wrongKey = { apiKey: "wk_test_active_7Qm2x9Lp", secret: "wrong" };
+    const rejected = await app.request(toWebRequest(signedRequest({ path: UPSERT, body: upsertBody, key: wrongKey })));
+    expect(rejected.status).toBe(401);
+    expect(((await rejected.json()) as { requestId: string }).requestId).toBe("req_from_hono_middleware");
   });
 
   it("a path that is no operation is the app's own 404", async () => {

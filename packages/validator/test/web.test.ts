@@ -40,6 +40,30 @@ describe("verifier.verify(request: Request)", () => {
     });
   });
 
+  it("a request id given to verify is the one of every answer: verified or rejected", async () => {
+    const verifier = createRequestVerifier(createTestOptions());
+    const verified = await verifier.verify(toWebRequest(signedRequest({ path: UPSERT, body: upsertBody })), {
+      requestId: "req_given_by_the_server",
+    });
+    expect(verified).toMatchObject({ ok: true, requestId: "req_given_by_the_server" });
+    const unsigned = new Request(`http://api.example${UPSERT}`, { method: "POST", body: upsertBody });
+    expect(await verifier.verify(unsigned, { requestId: "req_given_by_the_server" })).toMatchObject({
+      ok: false,
+      status: 400,
+      headers: { "X-Request-Id": "req_given_by_the_server" },
+      body: { requestId: "req_given_by_the_server" },
+    });
+  });
+
+  it("a path match given to verify is used as given (the adapters classify the path once)", async () => {
+    const verifier = createRequestVerifier(createTestOptions());
+    const wire = toWebRequest(signedRequest({ path: UPSERT, body: upsertBody }));
+    expect(await verifier.verify(wire, { pathMatch: verifier.matchPath("/api/v1/open/viewers") })).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+  });
+
   it("Limits: a streamed body past the limit -> 400 REQUEST_INVALID, reading stopped early", async () => {
     const wire = signedRequest({ path: UPSERT, body: "{}" });
     const chunk = new TextEncoder().encode(" ".repeat(4096));
@@ -99,6 +123,13 @@ describe("verifier.verify(request: Request)", () => {
       "x-content-type-options": "nosniff",
     });
     expect(await response.text()).toBe("");
+  });
+
+  it("matchPath: an operation, a non-canonical form of one, or no operation", () => {
+    const verifier = createRequestVerifier(createTestOptions());
+    expect(verifier.matchPath(UPSERT)).toEqual({ kind: "operation", operationId: "upsertViewer" });
+    expect(verifier.matchPath(`${UPSERT}/`)).toEqual({ kind: "nonCanonical", operationId: "upsertViewer" });
+    expect(verifier.matchPath("/api/v1/open/viewers")).toEqual({ kind: "unknown" });
   });
 
   it("handlesPath: the four operation paths and their non-canonical variants, nothing else", () => {

@@ -29,7 +29,7 @@ import { nodeRequestTarget, verifyNodeRequest, type NodeRequest } from "./node-r
 
 declare global {
   // Express's own extension point: its Request type extends `Express.Request` (as passport's `req.user` does).
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+
   namespace Express {
     interface Request {
       /** Set by `webinarExpress` on a verified Open API request: merchant, operation, validated body, request id. */

@@ -31,7 +31,8 @@ export function rejectionResponse(rejection: RequestRejection): Response {
  * export async function POST(request: Request) {
  *   const verified = await verifyWebRequest(request, verifier);
  *   if (verified instanceof Response) return verified;
- *   return Response.json({ requestId: verified.requestId, data: await handle(verified) }, { headers: verified.headers });
+ *   const data = await handle(verified);
+ *   return Response.json({ requestId: verified.requestId, data }, { headers: verified.headers });
  * }
  */
 export async function verifyWebRequest(

@@ -8,7 +8,8 @@
  * import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
  *
  * // Fail fast while Redis is down, so requests are answered 503 instead of waiting in ioredis's queue.
- * const redis = new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
+ * const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 };
+ * const redis = new Redis(process.env.REDIS_URL!, options);
  * const nonceStore = createRedisNonceStore({ client: redis });
  */
 import type { NonceStore } from "../nonce-store";

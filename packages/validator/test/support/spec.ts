@@ -1,7 +1,6 @@
 /** The spec document for tests that check the validators against its own examples. */
 import { loadSpec } from "../../scripts/spec-schemas";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;
 
 export const spec: Loose = loadSpec().document;
