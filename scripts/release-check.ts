@@ -24,6 +24,8 @@ import { packPackage as packTarball } from "./lib/pack.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const node24CacheDir = join(repoRoot, "node_modules", ".cache", "runtimes", "node24");
+/** Files every public tarball carries beside its code, so a user reading node_modules finds them. */
+const SHIPPED_DOCUMENTS = ["package/README.md", "package/CHANGELOG.md", "package/LICENSE"];
 
 type Status = "pass" | "fail" | "skip";
 
@@ -220,6 +222,11 @@ function packPackage(pkg: PackageUnderCheck, tarballDir: string): Check {
   const packed = packTarball(pkg.dir, tarballDir);
   if (packed.tarball === undefined) return { status: "fail", output: packed.output };
   pkg.tarball = packed.tarball;
+  const listing = run("tar", ["-tzf", packed.tarball]);
+  const entries = new Set(listing.stdout.split("\n"));
+  const missing = SHIPPED_DOCUMENTS.filter((file) => !entries.has(file));
+  if (listing.status !== 0 || missing.length > 0)
+    return { status: "fail", output: `the tarball lacks ${missing.join(", ")}\n${outputOf(listing)}` };
   return { status: "pass" };
 }
 

@@ -49,7 +49,7 @@ describe("published package metadata", () => {
       expect(Array.isArray(manifest.keywords) && manifest.keywords.length > 0).toBe(true);
       expect(manifest.engines).toEqual({ node: expect.any(String) });
       expect(manifest.publishConfig).toEqual({ access: "public" });
-      expect(manifest.files).toEqual(expect.arrayContaining(["dist", "README.md", "LICENSE"]));
+      expect(manifest.files).toEqual(expect.arrayContaining(["dist", "CHANGELOG.md", "README.md", "LICENSE"]));
     });
 
     it(`${manifest.name} ships the root LICENSE unchanged`, () => {

@@ -69,7 +69,7 @@ export const signedCallScript = (format: "esm" | "cjs") =>
     "api.use(createSigningMiddleware({ apiKey: process.env.WEBINAR_API_KEY, secret: process.env.WEBINAR_API_SECRET }));",
     `const run = async () => {`,
     `  const { data, error, response } = await api.POST("/api/v1/open/viewers/upsert", { body: { externalUserId: "release-${format}" } });`,
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the template literal belongs to the generated consumer file.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a template literal of the generated consumer file
     "  if (error) throw new Error(`${response.status} ${JSON.stringify(error)}`);",
     "  console.log(JSON.stringify({ status: response.status, uid: data.data.viewer.uid, created: data.data.created }));",
     "};",
