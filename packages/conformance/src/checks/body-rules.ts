@@ -1,24 +1,13 @@
 /**
  * Every rule of each request schema, from the spec's request-body vectors (spec/test-vectors/requests, shipped
- * here as request-vectors.gen.json): each vector is signed and sent as it is, and the server must refuse an invalid
+ * here as request-vectors.gen.ts): each vector is signed and sent as it is, and the server must refuse an invalid
  * body with 400 and the vector's code, and let a valid one through (any answer but a refusal of the body: the
  * vectors name a viewer or webinar that need not exist, so 404 and the like are fine).
  */
 import type { OperationId } from "@org/webinar-types";
 import { expectBodyAccepted, expectError, type Check } from "../check";
-import generated from "../request-vectors.gen.json" with { type: "json" };
-
-/** One vector: `{ description, body | rawBody | rawBodyHex, valid, code }` (see spec/test-vectors/requests). */
-export interface RequestVector {
-  description: string;
-  body?: unknown;
-  rawBody?: string;
-  rawBodyHex?: string;
-  valid: boolean;
-  code: "REQUEST_INVALID" | "WATCH_REQUEST_INVALID" | null;
-}
-
-const vectors = generated.vectors as unknown as Record<OperationId, RequestVector[]>;
+import type { RequestVector } from "../request-vector";
+import { requestVectors } from "../request-vectors.gen";
 
 function rawBodyOf(vector: RequestVector): Uint8Array | string {
   if (vector.rawBodyHex !== undefined) return Uint8Array.from(Buffer.from(vector.rawBodyHex, "hex"));
@@ -44,6 +33,6 @@ function vectorCheck(operationId: OperationId, vector: RequestVector, index: num
   };
 }
 
-export const bodyRuleChecks: Check[] = (Object.keys(vectors) as OperationId[]).flatMap((operationId) =>
-  vectors[operationId].map((vector, index) => vectorCheck(operationId, vector, index)),
+export const bodyRuleChecks: Check[] = (Object.keys(requestVectors) as OperationId[]).flatMap((operationId) =>
+  requestVectors[operationId].map((vector, index) => vectorCheck(operationId, vector, index)),
 );
