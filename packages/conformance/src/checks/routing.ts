@@ -6,16 +6,15 @@
  */
 import { operations, type ErrorCode, type OperationId } from "@org/webinar-types";
 import { expectError, expectOneOf, type Check } from "../check";
-import { probe, UPSERT_PATH } from "./probe";
+import { probe, probeCheck, refusedWith, UPSERT_PATH } from "./probe";
 
-const nonCanonical = (id: string, title: string, target: string): Check => ({
-  id: `paths.${id}`,
-  title: `${title} (${target}) -> 401 OPEN_API_UNAUTHORIZED`,
-  async run(context) {
-    expectError(await probe(context, { target }), 401, ["OPEN_API_UNAUTHORIZED"]);
-    return undefined;
-  },
-});
+const nonCanonical = (id: string, title: string, target: string): Check =>
+  probeCheck(
+    `paths.${id}`,
+    `${title} (${target}) -> 401 OPEN_API_UNAUTHORIZED`,
+    { target },
+    refusedWith(401, "OPEN_API_UNAUTHORIZED"),
+  );
 
 const NO_OPERATION: [number, ErrorCode[]] = [404, ["REQUEST_INVALID"]];
 

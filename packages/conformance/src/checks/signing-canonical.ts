@@ -7,19 +7,11 @@
 import { randomBytes } from "node:crypto";
 import { operations } from "@org/webinar-types";
 import { expectError, expectSuccess, type Check } from "../check";
-import type { CallOptions, RunContext } from "../run-context";
-import { probe, probeBody } from "./probe";
+import type { RunContext } from "../run-context";
+import { probe, probeBody, probeCheck, refusedWith, type ProbeChanges } from "./probe";
 
-type Mistake = (context: RunContext) => Partial<CallOptions>;
-
-const unauthorized = (id: string, title: string, mistake: Mistake): Check => ({
-  id,
-  title: `${title} -> 401 OPEN_API_UNAUTHORIZED`,
-  async run(context) {
-    expectError(await probe(context, mistake(context)), 401, ["OPEN_API_UNAUTHORIZED"]);
-    return undefined;
-  },
-});
+const unauthorized = (id: string, title: string, mistake: ProbeChanges) =>
+  probeCheck(id, `${title} -> 401 OPEN_API_UNAUTHORIZED`, mistake, refusedWith(401, "OPEN_API_UNAUTHORIZED"));
 
 const encoder = new TextEncoder();
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { limits } from "@org/webinar-types";
 import { expectError, expectOneOf, expectSuccess, type Check } from "../check";
-import { probe } from "./probe";
+import { acceptedAnswer, probe, probeCheck, refusedWith, type ProbeChanges } from "./probe";
 
 const SIGNATURE_HEADERS = ["X-API-Key", "X-Timestamp", "X-Nonce", "X-Signature"] as const;
 const NONCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
@@ -49,32 +49,11 @@ const repeatedHeaders = SIGNATURE_HEADERS.map(
   }),
 );
 
-const refusedAsInvalid = (id: string, title: string, changes: Parameters<typeof probe>[1]): Check => ({
-  id,
-  title,
-  async run(context) {
-    expectError(await probe(context, changes), 400, ["REQUEST_INVALID"]);
-    return undefined;
-  },
-});
-
-const refusedAsUnauthorized = (id: string, title: string, changes: Parameters<typeof probe>[1]): Check => ({
-  id,
-  title,
-  async run(context) {
-    expectError(await probe(context, changes), 401, ["OPEN_API_UNAUTHORIZED"]);
-    return undefined;
-  },
-});
-
-const accepted = (id: string, title: string, changes: Parameters<typeof probe>[1]): Check => ({
-  id,
-  title,
-  async run(context) {
-    expectSuccess(await probe(context, changes));
-    return undefined;
-  },
-});
+const refusedAsInvalid = (id: string, title: string, changes: ProbeChanges) =>
+  probeCheck(id, title, changes, refusedWith(400, "REQUEST_INVALID"));
+const refusedAsUnauthorized = (id: string, title: string, changes: ProbeChanges) =>
+  probeCheck(id, title, changes, refusedWith(401, "OPEN_API_UNAUTHORIZED"));
+const accepted = (id: string, title: string, changes: ProbeChanges) => probeCheck(id, title, changes, acceptedAnswer);
 
 const nonceChecks: Check[] = [
   accepted("signing.nonce.shortest", `a nonce of ${limits.nonceMinLength} characters of A-Z a-z 0-9 _ - -> accepted`, {
