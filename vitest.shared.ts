@@ -21,4 +21,5 @@ export const workspaceAliases: Record<string, string> = {
   "@org/webinar-client": packageSource("client"),
   "@org/webinar-validator": packageSource("validator"),
   "@org/webinar-server": packageSource("server"),
+  "@org/webinar-conformance": packageSource("conformance"),
 };

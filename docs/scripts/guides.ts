@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const guidesDir = resolve(dirname(fileURLToPath(import.meta.url)), "..", "guides");
 
 /** The guides, in the order of the navigation: file `guides/<slug>.md`, page `guides/<slug>.html`. */
-export const guideSlugs = ["express", "fastify", "hono", "node-http", "verifier"] as const;
+export const guideSlugs = ["express", "fastify", "hono", "node-http", "verifier", "conformance"] as const;
 
 export interface Guide {
   slug: string;
@@ -50,7 +50,14 @@ export function withSamples(guide: Guide): string {
   });
 }
 
+/** Guides about testing a server rather than mounting the validator in it. */
+const TESTING_GUIDES: readonly string[] = ["conformance"];
+
 /** The Markdown appended to the reference page's description: a link to every guide. */
 export function guideLinks(guides: Guide[]): string {
-  return `\n\n## Server guides\n\nMount \`@org/webinar-validator\` in your server: ${guides.map(({ slug, title }) => `[${title}](guides/${slug}.html)`).join(" · ")}.\n`;
+  const link = ({ slug, title }: Guide) => `[${title}](guides/${slug}.html)`;
+  const mounting = guides.filter((guide) => !TESTING_GUIDES.includes(guide.slug)).map(link);
+  const testing = guides.filter((guide) => TESTING_GUIDES.includes(guide.slug)).map(link);
+  const tests = testing.length === 0 ? "" : ` ${testing.join(" · ")} with \`@org/webinar-conformance\`.`;
+  return `\n\n## Server guides\n\nMount \`@org/webinar-validator\` in your server: ${mounting.join(" · ")}.${tests}\n`;
 }

@@ -22,9 +22,10 @@ const publicPackages = readdirSync(join(repoRoot, "packages"))
   .filter(({ manifest }) => manifest.private !== true);
 
 describe("published package metadata", () => {
-  it("finds the five public packages", () => {
+  it("finds the six public packages", () => {
     expect(publicPackages.map(({ manifest }) => manifest.name).sort()).toEqual([
       "@org/webinar-client",
+      "@org/webinar-conformance",
       "@org/webinar-server",
       "@org/webinar-signing",
       "@org/webinar-types",

@@ -2,8 +2,8 @@
  * The release flow end to end, against a local Verdaccio started here: a fresh clone of this repository runs
  * `pnpm release:version` and `pnpm release:publish` exactly as CONTRIBUTING.md "Releasing" says (the dirty-tree
  * refusal first), then a fresh npm project installs every public package from that registry, loads each from ESM
- * and CommonJS, starts the reference server from the published server package's bin, and makes a signed call
- * through openapi-fetch + the signing middleware. The repository itself is never modified: the version step runs
+ * and CommonJS, starts the reference server from the published server package's bin, makes a signed call
+ * through openapi-fetch + the signing middleware, and checks that server with the published `webinar-conformance`. The repository itself is never modified: the version step runs
  * in the clone, and the registry and its token live in a temp folder.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -192,5 +192,14 @@ describe("a fresh npm project using the published packages", () => {
       };
       expect(answer).toEqual({ status: 200, uid: expect.any(Number), created: true });
     }
+  }, 180_000);
+
+  it("the published webinar-conformance bin passes against the published server", () => {
+    const conformance = runOk(
+      join(consumer, "node_modules", ".bin", "webinar-conformance"),
+      ["--base-url", server!.baseUrl, "--api-key", server!.apiKey, "--api-secret", server!.secret],
+      { cwd: consumer, env: cleanEnv({ WEBINAR_TICKET_CODE: server!.ticketCode }), timeoutMs: 120_000 },
+    );
+    expect(conformance).toMatch(/^(\d+) checks: \1 passed, 0 failed, \d+ skipped in [\d.]+ s$/m);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 /**
  * The reference server for the release tests, started from a server package's bin (installed from a registry or
- * a tarball) on the embedded database, and a merchant with an API key made through its admin API.
+ * a tarball) on the embedded database, and a merchant with an API key and a published webinar made through its
+ * admin API.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
@@ -10,6 +11,8 @@ export interface ReferenceServer {
   baseUrl: string;
   apiKey: string;
   secret: string;
+  /** The merchant's published webinar. */
+  ticketCode: string;
   service: Service;
   stop: () => Promise<void>;
 }
@@ -52,7 +55,8 @@ export async function startReferenceServer(options: {
     };
     const { merchantId } = await admin("/admin/v1/merchants", { name: "Release test merchant" });
     const { apiKey, secret } = await admin(`/admin/v1/merchants/${merchantId}/api-keys`, {});
-    return { baseUrl, apiKey: apiKey!, secret: secret!, service, stop: service.stop };
+    const { ticketCode } = await admin(`/admin/v1/merchants/${merchantId}/webinars`, {});
+    return { baseUrl, apiKey: apiKey!, secret: secret!, ticketCode: ticketCode!, service, stop: service.stop };
   } catch (error) {
     await service.stop();
     throw error;

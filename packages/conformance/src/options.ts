@@ -1,0 +1,103 @@
+/**
+ * What `runConformance` needs: where the server is, one API key of an active merchant with its secret, and one
+ * published webinar's `ticketCode`. Everything else is optional and widens what can be checked.
+ */
+import { limits } from "@org/webinar-types";
+import type { CheckResult, SkippedCheck } from "./report";
+
+/** An API key and the secret paired with it. */
+export interface Credentials {
+  apiKey: string;
+  secret: string;
+}
+
+export interface ConformanceOptions {
+  /** The API's base URL, e.g. `https://api.example.com` or `https://gw.example.com/webinar` (a path prefix is signed too). */
+  baseUrl: string;
+  /** A key of an active merchant. */
+  apiKey: string;
+  /** The secret paired with `apiKey`; it is used to sign and never sent. */
+  apiSecret: string;
+  /** The `ticketCode` of a published webinar of that merchant. */
+  ticketCode: string;
+  /** A key of a second active merchant, for the isolation checks (`isolation.*`); without it they are skipped. */
+  secondMerchant?: Credentials;
+  /**
+   * The watch page's ticket exchange (e.g. `https://watch.example.com/w/api/session`): `POST {ticketCode, loginTicket}`
+   * answers 2xx for a valid ticket and 4xx otherwise. Without it the `tickets.exchange.*` checks are skipped:
+   * one-time use is visible only where tickets are exchanged, which the spec leaves to the watch page.
+   */
+  sessionUrl?: string;
+  /** The server's accepted clock skew in seconds (deployer-configurable); default the spec's `x-limits`, 300. */
+  clockSkewSeconds?: number;
+  /** The server's request body limit in bytes (deployer-configurable); default the spec's `x-limits`, 1048576. */
+  maxBodyBytes?: number;
+  /** Run only the checks whose id starts with one of these prefixes (`signing`, `body.upsertViewer`). */
+  only?: readonly string[];
+  /** Time allowed for one answer, in ms; default 15000. */
+  timeoutMs?: number;
+  /** Told about each check as soon as it has run, e.g. to print it. */
+  onCheck?: (result: CheckResult | SkippedCheck) => void;
+}
+
+/** The options with every default applied. */
+export interface ResolvedOptions {
+  origin: string;
+  /** Path prefix of the base URL without a trailing slash: `""` or e.g. `/webinar`. */
+  basePath: string;
+  main: Credentials;
+  ticketCode: string;
+  secondMerchant: Credentials | undefined;
+  sessionUrl: string | undefined;
+  clockSkewSeconds: number;
+  maxBodyBytes: number;
+  only: readonly string[];
+  timeoutMs: number;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  const resolved = value ?? fallback;
+  if (!Number.isSafeInteger(resolved) || resolved <= 0) throw new TypeError(`${name} must be a positive integer`);
+  return resolved;
+}
+
+function httpUrl(value: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`${name} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  if (url.search !== "" || url.hash !== "") throw new TypeError(`${name} must have no query or fragment`);
+  return url;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (typeof value !== "string" || value === "") throw new TypeError(`${name} is required`);
+  return value;
+}
+
+/** Checks the options once and applies the defaults; throws a `TypeError` naming the first bad option. */
+export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
+  const base = httpUrl(required(options.baseUrl, "baseUrl"), "baseUrl");
+  if (options.sessionUrl !== undefined) httpUrl(options.sessionUrl, "sessionUrl");
+  const second = options.secondMerchant;
+  if (second !== undefined) {
+    required(second.apiKey, "secondMerchant.apiKey");
+    required(second.secret, "secondMerchant.secret");
+  }
+  return {
+    origin: base.origin,
+    basePath: base.pathname.replace(/\/+$/, ""),
+    main: { apiKey: required(options.apiKey, "apiKey"), secret: required(options.apiSecret, "apiSecret") },
+    ticketCode: required(options.ticketCode, "ticketCode"),
+    secondMerchant: second,
+    sessionUrl: options.sessionUrl,
+    clockSkewSeconds: positiveInteger(options.clockSkewSeconds, limits.clockSkewSeconds, "clockSkewSeconds"),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, limits.maxBodyBytes, "maxBodyBytes"),
+    only: options.only ?? [],
+    timeoutMs: positiveInteger(options.timeoutMs, 15_000, "timeoutMs"),
+  };
+}
