@@ -22,6 +22,7 @@ import {
   isWellFormedSignature,
   verify,
 } from "@org/webinar-signing";
+import { isJsonContentType } from "./content-type";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
 import { ANSWER_HEADERS, defaultRequestId, ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
 import type { NonceStore } from "./nonce-store";
@@ -113,16 +114,6 @@ export interface RequestRejection {
 }
 
 const pathOf = (operationId: OperationId): string => operations[operationId].path;
-
-const CHARSET_PARAMETER = /^charset\s*=\s*(?:"utf-8"|utf-8)$/i;
-
-/** Whether a Content-Type is `application/json`, optionally with `charset=utf-8` ("Signing requests"). */
-function isJsonContentType(value: string): boolean {
-  if (value === "application/json" || value === "application/json; charset=utf-8") return true;
-  const [mediaType = "", ...parameters] = value.split(";");
-  if (mediaType.trim().toLowerCase() !== "application/json") return false;
-  return parameters.every((parameter) => CHARSET_PARAMETER.test(parameter.trim()));
-}
 
 function isIdentityEncoding(values: readonly string[]): boolean {
   return values.length === 0 || (values.length === 1 && values[0]!.trim().toLowerCase() === "identity");
