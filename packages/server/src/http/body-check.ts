@@ -1,24 +1,28 @@
 /**
- * Checks admin request bodies with the validators precompiled from admin-openapi.yaml (admin-validators.gen.js,
- * ajv standalone with the Open API validator's options: no coercion, unknown fields rejected, lengths in code
- * points, Unicode patterns) and reports each violation as a `{pointer, rule, message}` issue, the shape of the
- * Open API's `details.errors`.
+ * Checks request bodies of the server's own documents (admin-openapi.yaml, watch-openapi.yaml) with the
+ * validators precompiled from them (`*-validators.gen.js`: ajv standalone with the Open API validator's options:
+ * no coercion, unknown fields rejected, lengths in code points, Unicode patterns) and reports each violation as a
+ * `{pointer, rule, message}` issue, worded by @org/webinar-validator's `toValidationIssue` as the Open API's
+ * `details.errors` are.
  *
- * The issues are the ones the admin API has always answered: one per offending field, with the pointer naming
- * the missing or unknown property itself; a value of the wrong type reports only `type` (not also `enum`); a
- * failed `oneOf` reports only `oneOf` (not what each alternative disliked, which is noise when the body matched
- * none or two of them).
+ * One issue per offending field: a value of the wrong type reports only `type` (not also `enum`); a failed `oneOf`
+ * reports only `oneOf` (not what each alternative disliked, which is noise when the body matched none or two of
+ * them).
  */
-import type { ValidationIssue } from "@org/webinar-validator";
-import { adminBodyValidators, type AdminValidationError } from "./admin-validators.gen.js";
+import { toValidationIssue, type SchemaError, type ValidationIssue } from "@org/webinar-validator";
+import { ServiceError } from "../errors";
 
-/** An admin operation id, as admin-openapi.yaml names it. */
-export type AdminOperationId = keyof typeof adminBodyValidators;
+/** A precompiled validator: whether `data` is valid; the errors of the last call are on `errors`. */
+export interface BodyValidator {
+  (data: unknown): boolean;
+  errors?: SchemaError[] | null;
+}
 
-/** One offending field: JSON pointer, violated keyword, human text. */
-export type BodyIssue = ValidationIssue;
-
-const escapePointerToken = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+/** What a generated `*-validators.gen.js` module provides for checking its document's bodies. */
+export interface DocumentValidators<OperationId extends string> {
+  validators: Readonly<Record<OperationId, BodyValidator>>;
+  patternMessages: Readonly<Record<string, string>>;
+}
 
 /** Keywords whose own error stands for the errors of their subschemas when they fail. */
 const COMPOSITE_KEYWORDS = new Set(["oneOf", "anyOf"]);
@@ -34,7 +38,7 @@ function* enclosingSchemaPaths(schemaPath: string): Generator<string> {
  * The generated schemas have every `$ref` inlined, so an error's `schemaPath` runs from the body's root and
  * enclosure is a prefix test; linear in the number of errors, as a body of 10,000 bad list items has as many.
  */
-function withoutSubsumed(errors: readonly AdminValidationError[]): AdminValidationError[] {
+function withoutSubsumed(errors: readonly SchemaError[]): SchemaError[] {
   const failedComposites = new Set<string>();
   const failedTypes = new Set<string>();
   for (const { keyword, schemaPath, instancePath } of errors) {
@@ -50,73 +54,26 @@ function withoutSubsumed(errors: readonly AdminValidationError[]): AdminValidati
   });
 }
 
-function typesOf(params: Record<string, unknown>): string {
-  const { type } = params;
-  return (Array.isArray(type) ? type.map(String) : String(type).split(",")).join(" or ");
-}
-
-/** The admin API's wording of each keyword's violation. */
-function messageOf({ keyword, params, message }: AdminValidationError): string {
-  switch (keyword) {
-    case "type":
-      return `must be ${typesOf(params)}`;
-    case "enum":
-      return `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
-    case "required":
-      return `must have required property '${String(params.missingProperty)}'`;
-    case "additionalProperties":
-      return "is not an allowed property";
-    case "minLength":
-      return `must have at least ${String(params.limit)} characters`;
-    case "maxLength":
-      return `must have at most ${String(params.limit)} characters`;
-    case "minItems":
-      return `must have at least ${String(params.limit)} items`;
-    case "maxItems":
-      return `must have at most ${String(params.limit)} items`;
-    case "pattern":
-      return `must match ${String(params.pattern)}`;
-    case "minimum":
-    case "maximum":
-    case "exclusiveMinimum":
-    case "exclusiveMaximum":
-      return `must be ${String(params.comparison)} ${String(params.limit)}`;
-    case "oneOf":
-      return "must match exactly one of the allowed shapes";
-    default:
-      return message ?? `violates ${keyword}`;
-  }
-}
-
-/** ajv reports a missing or unknown property at its parent object; the issue points at the property itself. */
-function pointerOf({ keyword, params, instancePath }: AdminValidationError): string {
-  const property =
-    keyword === "required"
-      ? params.missingProperty
-      : keyword === "additionalProperties"
-        ? params.additionalProperty
-        : undefined;
-  return typeof property === "string" ? `${instancePath}/${escapePointerToken(property)}` : instancePath;
-}
-
-/** Maps ajv's errors of one validation to the admin API's issues. */
-export function toBodyIssues(errors: readonly AdminValidationError[]): BodyIssue[] {
-  return withoutSubsumed(errors).map((error) => ({
-    pointer: pointerOf(error),
-    rule: error.keyword,
-    message: messageOf(error),
-  }));
-}
-
 /**
- * Every violation of the operation's request-body schema by `body` (empty when valid).
+ * The body check of one document: every violation of the operation's request-body schema by `body` (empty when
+ * valid).
  *
  * @example
- * checkBody("createMerchant", {});
+ * const checkAdminBody = bodyChecker({ validators: adminBodyValidators, patternMessages: adminPatternMessages });
+ * checkAdminBody("createMerchant", {});
  * // [{ pointer: "/name", rule: "required", message: "must have required property 'name'" }]
  */
-export function checkBody(operationId: AdminOperationId, body: unknown): BodyIssue[] {
-  const validate = adminBodyValidators[operationId];
-  if (validate(body)) return [];
-  return toBodyIssues(validate.errors ?? []);
+export function bodyChecker<OperationId extends string>(
+  document: DocumentValidators<OperationId>,
+): (operationId: OperationId, body: unknown) => ValidationIssue[] {
+  return (operationId, body) => {
+    const validate = document.validators[operationId];
+    if (validate(body)) return [];
+    return withoutSubsumed(validate.errors ?? []).map((error) => toValidationIssue(error, document.patternMessages));
+  };
+}
+
+/** 400 REQUEST_INVALID listing the body's issues in `details.errors`. */
+export function invalidBody(errors: ValidationIssue[]): ServiceError {
+  return new ServiceError("REQUEST_INVALID", "request body is invalid", { errors });
 }
