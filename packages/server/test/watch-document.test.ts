@@ -131,6 +131,14 @@ describe("a walk through the watch page's API: every answer is valid against the
     await database?.close();
   });
 
+  it("another method on an operation's path: 405 REQUEST_INVALID", async () => {
+    for (const { method, path } of watch.operations) {
+      const response = await fetch(`${api.url}${path}`, { method: method === "GET" ? "POST" : "GET" });
+      expect(response.status, `${path}`).toBe(405);
+      expect(((await response.json()) as any).error.code).toBe("REQUEST_INVALID");
+    }
+  });
+
   it("sign in, read the state, start, beat, stop; and the refusals of each", async () => {
     const code = merchant.ticketCode;
     const { viewer } = await merchant.client.upsertViewer({ externalUserId: "document-walk-1" });

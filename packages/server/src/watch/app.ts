@@ -83,6 +83,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
     );
     return jsonResponse(requestId, 200, { requestId, ...state });
   });
+  app.all("/w/api/state", methodNotAllowed);
 
   addPlaybackRoutes(app, services);
 
