@@ -1,8 +1,9 @@
 /**
  * Builds the docs site into `dist/`: the reference, `dist/index.html`, from `../spec/openapi.yaml`; the reference
- * server's admin API, `dist/admin.html`, from `../packages/server/admin-openapi.yaml`; the spec bundled for
- * download (`openapi.json`, `openapi.yaml`); the signing test vectors (`signing-vectors.json`); and the Markdown
- * pages (`site.ts`). Each reference is ONE self-contained HTML file:
+ * server's own APIs, its admin API (`dist/admin.html`, from `../packages/server/admin-openapi.yaml`) and its watch
+ * page's API (`dist/watch.html`, from `../packages/server/watch-openapi.yaml`); the spec bundled for download
+ * (`openapi.json`, `openapi.yaml`); the signing test vectors (`signing-vectors.json`); and the Markdown pages
+ * (`site.ts`). Each reference is ONE self-contained HTML file:
  *
  * 1. `redocly bundle` resolves every `$ref` (schemas, and the `x-codeSamples` sources in
  *    `../spec/code-samples/`, which become inline strings) into one JSON document. That document is the download;
@@ -44,17 +45,19 @@ import {
   readMarkdownPages,
   referencePages,
   renderMarkdownPages,
-  rootDir,
+  serverDocumentPath,
   signingVectorsPath,
   siteNavigation,
 } from "./site.ts";
 
 export const PAGE_TITLE = "Webinar Open API";
-export const ADMIN_PAGE_TITLE = "Webinar reference server admin API";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const defaultOutputPath = join(docsDir, "dist", "index.html");
-const adminSpecPath = join(rootDir, "packages", "server", "admin-openapi.yaml");
+/** The reference server's own APIs, each rendered like the spec from its OpenAPI document. */
+const serverReferences = referencePages.flatMap(({ path, serverDocument }) =>
+  serverDocument === undefined ? [] : [{ page: path, document: serverDocumentPath(serverDocument) }],
+);
 const redoclyCli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
 
 /** The spec the build reads: `DOCS_SPEC` when set (tests and trial builds), else `../spec/openapi.yaml`. */
@@ -88,8 +91,8 @@ export function buildDocs(options: BuildOptions = {}): string {
   const outputDir = dirname(outputPath);
   for (const [what, path] of [
     ["spec", specPath],
-    ["admin spec", adminSpecPath],
-  ] as const) {
+    ...serverReferences.map(({ document }) => [basename(document), document] as const),
+  ]) {
     if (!existsSync(path)) throw new Error(`docs build: ${what} not found at ${path}`);
   }
 
@@ -103,16 +106,15 @@ export function buildDocs(options: BuildOptions = {}): string {
       extraDescription: siteLinks(),
       options: { downloadUrls: downloadUrls.map((download) => ({ ...download })) },
     });
-    const admin = renderReference(workDir, bundle(workDir, adminSpecPath), {
-      page: "admin.html",
-      title: ADMIN_PAGE_TITLE,
-      extraDescription: "",
-      options: {},
+    const servers = serverReferences.map(({ page, document }) => {
+      const bundled = bundle(workDir, document);
+      const title = String((bundled["info"] as Record<string, unknown>)["title"]);
+      return { page, html: renderReference(workDir, bundled, { page, title, extraDescription: "", options: {} }) };
     });
 
     mkdirSync(outputDir, { recursive: true });
     writeFileSync(outputPath, reference);
-    writeFileSync(join(outputDir, "admin.html"), admin);
+    for (const { page, html } of servers) writeFileSync(join(outputDir, page), html);
     // The downloads: the spec as published, every `$ref` resolved, without the links the reference page adds.
     writeFileSync(join(outputDir, "openapi.json"), `${JSON.stringify(bundled, null, 2)}\n`);
     writeFileSync(
@@ -195,7 +197,9 @@ function writeRedoclyConfig(path: string, options: Record<string, unknown>): voi
 /** The Markdown appended to the reference's description: the server guides, the other pages and the downloads. */
 function siteLinks(): string {
   const { pages, changelog } = readMarkdownPages();
-  const links = [referencePages[1]!, ...pages, changelog].map(({ path, title }) => `[${title}](${path})`).join(" · ");
+  const links = [...referencePages.slice(1), ...pages, changelog]
+    .map(({ path, title }) => `[${title}](${path})`)
+    .join(" · ");
   const files = downloads.map(({ path, title }) => `[${title}](${path})`).join(" · ");
   return (
     `${guideLinks(readGuides())}\n## More pages\n\n${links}.\n\n` +

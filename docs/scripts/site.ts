@@ -1,5 +1,5 @@
 /**
- * The site around the two references: one navigation on every page, and the Markdown pages rendered with marked
+ * The site around the references: one navigation on every page, and the Markdown pages rendered with marked
  * into self-contained HTML (inline styles, no request to any other host):
  *
  * - every top-level Markdown page of `docs/` but its README (`versioning.md` becomes `dist/versioning.html`);
@@ -30,11 +30,22 @@ export interface MarkdownPage extends SiteLink {
   markdown: string;
 }
 
-/** The reference pages Redocly renders. */
-export const referencePages: readonly SiteLink[] = [
+export interface ReferencePage extends SiteLink {
+  /** The reference server's OpenAPI document the page renders (in `packages/server/`); none for the spec's. */
+  serverDocument?: string;
+}
+
+/** The reference pages Redocly renders: the spec's, then the reference server's own APIs. */
+export const referencePages: readonly ReferencePage[] = [
   { path: "index.html", title: "API reference" },
-  { path: "admin.html", title: "Admin API (reference server)" },
+  { path: "admin.html", title: "Admin API (reference server)", serverDocument: "admin-openapi.yaml" },
+  { path: "watch.html", title: "Watch page API (reference server)", serverDocument: "watch-openapi.yaml" },
 ];
+
+/** Where a reference page's server document is. */
+export function serverDocumentPath(document: string): string {
+  return join(rootDir, "packages", "server", document);
+}
 
 /** The files offered for download, beside the pages. */
 export const downloads: readonly SiteLink[] = [
@@ -44,7 +55,7 @@ export const downloads: readonly SiteLink[] = [
 ];
 
 // Top-level pages come in this order, any other after them by name.
-const pageOrder = ["signing", "login-tickets", "versioning"];
+const pageOrder = ["signing", "login-tickets", "player", "versioning"];
 
 /** The top-level Markdown pages of `docs/` (not its README), in navigation order. */
 export function readTopPages(dir: string = docsDir): MarkdownPage[] {

@@ -1,6 +1,6 @@
 /**
  * Every page of the site, from `dist/`, opened in Debian's Chromium at 1280 and 390 px with every other host
- * blocked: each has the one navigation, keeps code inside its block (every operation of both references opened),
+ * blocked: each has the one navigation, keeps code inside its block (every operation of every reference opened),
  * never scrolls sideways as a whole, links pages that exist, logs no error and asks nothing of the network.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDocs, defaultOutputPath } from "../scripts/build.ts";
-import { downloads, navigationLinks, readMarkdownPages, referencePages, rootDir } from "../scripts/site.ts";
+import { downloads, navigationLinks, readMarkdownPages, referencePages, serverDocumentPath } from "../scripts/site.ts";
 import { serveDirectory } from "./serve.ts";
 
 const distDir = dirname(defaultOutputPath);
@@ -119,10 +119,10 @@ describe("docs: every page in Chromium, offline, at 1280 and 390 px", () => {
     },
   );
 
-  it("the reference links the downloads, the admin reference and every page; each link answers", async () => {
+  it("the reference links the downloads, the server's references and every page; each link answers", async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${origin}/index.html`);
-    for (const { path } of [...downloads, referencePages[1]!, ...pages, changelog]) {
+    for (const { path } of [...downloads, ...referencePages.slice(1), ...pages, changelog]) {
       await page.locator(`#redoc a[href="${path}"]`).first().waitFor({ state: "attached", timeout: 10_000 });
       expect((await page.request.get(`${origin}/${path}`)).status(), path).toBe(200);
     }
@@ -155,7 +155,8 @@ describe("docs: every page in Chromium, offline, at 1280 and 390 px", () => {
         const url = new URL(link);
         const response = await page.request.get(`${url.origin}${url.pathname}`);
         expect(response.status(), `${sitePage.path} -> ${link}`).toBe(200);
-        if (url.hash !== "" && url.pathname.endsWith(".html") && !/index\.html$|admin\.html$/.test(url.pathname)) {
+        const isReference = referencePages.some((reference) => url.pathname.endsWith(`/${reference.path}`));
+        if (url.hash !== "" && url.pathname.endsWith(".html") && !isReference) {
           expect(await response.text(), link).toContain(`id="${url.hash.slice(1)}"`);
         }
       }
@@ -221,8 +222,8 @@ async function expectCodeInsideBlocks(page: Page, label: string, expectCode: boo
 
 /** The operations of a reference page's document: id, summary, and whether it has code samples. */
 function referenceOperations(path: string): Array<{ operationId: string; summary: string; hasSamples: boolean }> {
-  const source =
-    path === "index.html" ? join(distDir, "openapi.json") : join(rootDir, "packages", "server", "admin-openapi.yaml");
+  const serverDocument = referencePages.find((reference) => reference.path === path)?.serverDocument;
+  const source = serverDocument === undefined ? join(distDir, "openapi.json") : serverDocumentPath(serverDocument);
   if (!existsSync(source)) buildDocs();
   const document = parse(readFileSync(source, "utf8")) as { paths?: Record<string, Record<string, unknown>> };
   const operations: Array<{ operationId: string; summary: string; hasSamples: boolean }> = [];

@@ -6,7 +6,7 @@
  */
 import { errorCatalog, type ErrorCode } from "@org/webinar-types";
 
-/** Codes of the admin API and the watch page (admin-openapi.yaml), which the Open API spec does not know. */
+/** Codes of the admin API and the watch page (admin-openapi.yaml, watch-openapi.yaml), which the spec does not know. */
 const serverOnlyStatus = {
   /** Admin request without the right bearer token, or the admin API is disabled (no token configured). */
   ADMIN_UNAUTHORIZED: 401,

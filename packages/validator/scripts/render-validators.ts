@@ -5,7 +5,7 @@
  * src/response-validators.gen.js, four fifths of the code, which only contract tests load
  * (`@org/webinar-validator/contract`), so a server never pays for parsing them.
  *
- * ajv's output is post-processed by scripts/ajv-standalone.ts (shared with the server's admin validators): its
+ * ajv's output is post-processed by scripts/ajv-standalone.ts (shared with the server's generator): its
  * runtime helpers inlined or loaded on first use (ajv-formats is the package's one runtime dependency). Each
  * result is an ES module that tsup bundles into both the ESM and the CommonJS build.
  */

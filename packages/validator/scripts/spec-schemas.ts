@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import Ajv2020, { type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
+import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
 
 export const specFile = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
 
@@ -54,7 +55,6 @@ export const ajvOptions = {
  * a `pattern` asks for (the `message` of its `details.errors` entry); the others only document.
  */
 export const ERROR_CODE_KEYWORD = "x-error-code";
-export const PATTERN_MESSAGE_KEYWORD = "x-pattern-message";
 const DOCUMENTATION_KEYWORDS = ["x-enumDescriptions", "x-httpStatus", "x-retry"] as const;
 
 export interface LoadedSpec {
@@ -117,29 +117,6 @@ export interface SpecSchemas {
   schemas: JsonObject[];
   /** Each `pattern` of the spec's schemas -> its `x-pattern-message`. */
   patternMessages: Record<string, string>;
-}
-
-/**
- * Collects `x-pattern-message` by pattern from every schema of the spec. Every pattern must have one (a reader of
- * an error should not have to decode a regular expression), and one pattern means one thing everywhere.
- */
-function collectPatternMessages(node: Json, where: string, found: Record<string, string>): void {
-  if (Array.isArray(node)) {
-    for (const [index, item] of node.entries()) collectPatternMessages(item, `${where}/${index}`, found);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  if (typeof node.pattern === "string") {
-    const message = node[PATTERN_MESSAGE_KEYWORD];
-    if (typeof message !== "string")
-      throw new Error(`${where}: pattern ${node.pattern} lacks ${PATTERN_MESSAGE_KEYWORD}`);
-    const known = found[node.pattern];
-    if (known !== undefined && known !== message)
-      throw new Error(`${where}: pattern ${node.pattern} has two messages: "${known}" and "${message}"`);
-    found[node.pattern] = message;
-  }
-  for (const [key, value] of Object.entries(node))
-    if (key !== "examples") collectPatternMessages(value, `${where}/${key}`, found);
 }
 
 function resolveResponse(document: SpecDocument, response: JsonObject): JsonObject {
@@ -229,8 +206,7 @@ export function buildSpecSchemas(spec: LoadedSpec = loadSpec()): SpecSchemas {
       responses,
     });
   }
-  const patternMessages: Record<string, string> = {};
-  collectPatternMessages(document.components.schemas as unknown as Json, "#/components/schemas", patternMessages);
+  const patternMessages = collectPatternMessages(document.components.schemas, "#/components/schemas");
   return { spec, operations, schemas, patternMessages };
 }
 

@@ -6,6 +6,7 @@
  */
 import { operations, type OperationId } from "@org/webinar-types";
 import { isValidNonce } from "@org/webinar-signing";
+import { isJsonContentType } from "./content-type";
 import { ANSWER_HEADERS } from "./error-envelope";
 import { rejection, type AnswerBasis } from "./rejection";
 import type { PathMatch } from "./request-path";
@@ -22,21 +23,6 @@ export interface SignatureHeaders {
 }
 
 const METHOD_NOT_ALLOWED_HEADERS: Readonly<Record<string, string>> = Object.freeze({ Allow: "POST" });
-const CHARSET_PARAMETER = /^charset\s*=\s*(?:"utf-8"|utf-8)$/i;
-
-/**
- * Whether a Content-Type is `application/json`, optionally with `charset=utf-8` (the spec's "Signing requests").
- *
- * @example
- * isJsonContentType("application/json; charset=utf-8"); // true
- * isJsonContentType("application/json; charset=latin1"); // false
- */
-export function isJsonContentType(value: string): boolean {
-  if (value === "application/json" || value === "application/json; charset=utf-8") return true;
-  const [mediaType = "", ...parameters] = value.split(";");
-  if (mediaType.trim().toLowerCase() !== "application/json") return false;
-  return parameters.every((parameter) => CHARSET_PARAMETER.test(parameter.trim()));
-}
 
 function isIdentityEncoding(values: readonly string[]): boolean {
   return values.length === 0 || (values.length === 1 && values[0]!.trim().toLowerCase() === "identity");

@@ -40,6 +40,9 @@ export { MAX_REPORTED_ISSUES, parseAndValidate } from "./parse-and-validate";
 export type { ParseResult } from "./parse-and-validate";
 export { ANSWER_HEADERS, defaultRequestId, errorEnvelope } from "./error-envelope";
 export type { ErrorEnvelopeOf, ValidationIssue } from "./error-envelope";
+export { toValidationIssue } from "./validation-issue";
+export type { SchemaError } from "./validation-issue";
+export { isJsonContentType } from "./content-type";
 
 export { createMemoryNonceStore, NonceStoreFullError } from "./nonce-store";
 export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";

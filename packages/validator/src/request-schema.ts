@@ -10,12 +10,8 @@
  */
 import type { ErrorCode, OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
-import {
-  errorCodeOverrides,
-  patternMessages,
-  requestValidators,
-  type GeneratedValidationError,
-} from "./request-validators.gen.js";
+import { errorCodeOverrides, patternMessages, requestValidators } from "./request-validators.gen.js";
+import { toValidationIssue } from "./validation-issue";
 
 /** A request-body issue and the error code it answers. */
 export interface CodedIssue extends ValidationIssue {
@@ -23,37 +19,6 @@ export interface CodedIssue extends ValidationIssue {
 }
 
 const NO_ISSUES: readonly CodedIssue[] = Object.freeze([]);
-
-const escapePointerToken = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
-
-/** ajv reports a missing or unknown property at its parent; the spec's pointer names the property itself. */
-function pointerOf(error: GeneratedValidationError): string {
-  const { keyword, params, instancePath } = error;
-  if (keyword === "required" && typeof params.missingProperty === "string")
-    return `${instancePath}/${escapePointerToken(params.missingProperty)}`;
-  if (keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-    return `${instancePath}/${escapePointerToken(params.additionalProperty)}`;
-  }
-  return instancePath;
-}
-
-function messageOf(error: GeneratedValidationError): string {
-  if (error.keyword === "additionalProperties") return "is not a field of this operation (unknown fields are rejected)";
-  if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
-    return `must be one of ${error.params.allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
-  }
-  // A pattern's message is the spec's words for it (x-pattern-message), not the regular expression.
-  if (error.keyword === "pattern" && typeof error.params.pattern === "string") {
-    const message = patternMessages[error.params.pattern];
-    if (message !== undefined) return message;
-  }
-  return error.message ?? `violates ${error.keyword}`;
-}
-
-/** An ajv error as a `details.errors` entry: the pointer names the offending property itself. */
-export function toValidationIssue(error: GeneratedValidationError): ValidationIssue {
-  return { pointer: pointerOf(error), rule: error.keyword, message: messageOf(error) };
-}
 
 /**
  * Validates a parsed request body against its operation's request schema. Returns no issues when it is valid.
@@ -68,6 +33,6 @@ export function validateRequestSchema(operationId: OperationId, value: unknown):
   const overrides = errorCodeOverrides[operationId];
   return (validate.errors ?? []).map((error) => {
     const override = error.keyword === "type" ? undefined : overrides[error.instancePath];
-    return { ...toValidationIssue(error), code: (override ?? "REQUEST_INVALID") as ErrorCode };
+    return { ...toValidationIssue(error, patternMessages), code: (override ?? "REQUEST_INVALID") as ErrorCode };
   });
 }

@@ -4,9 +4,9 @@
  */
 import type { OperationId } from "@org/webinar-types";
 import type { ValidationIssue } from "./error-envelope";
-import { toValidationIssue } from "./request-schema";
-import type { GeneratedValidator } from "./request-validators.gen.js";
+import { type GeneratedValidator, patternMessages } from "./request-validators.gen.js";
 import { responseValidators } from "./response-validators.gen.js";
+import { toValidationIssue } from "./validation-issue";
 
 /** The outcome of {@link validateResponse}. */
 export type ResponseValidation = { valid: true } | { valid: false; errors: ValidationIssue[] };
@@ -42,6 +42,6 @@ export function validateResponse(operationId: OperationId, status: number, body:
   if (validate(body)) return { valid: true };
   return {
     valid: false,
-    errors: (validate.errors ?? []).map(toValidationIssue),
+    errors: (validate.errors ?? []).map((error) => toValidationIssue(error, patternMessages)),
   };
 }

@@ -1,81 +1,63 @@
 /**
  * The admin API's routes, derived from admin-openapi.yaml: every operation of the document is registered from
  * admin-validators.gen.js with its method and path, and its body is checked by the validator precompiled from
- * the document's schema before the handler runs. The handler table is typed by the document's operation ids, so
- * an operation without a handler (or a handler without an operation) fails the build.
+ * the document's schema before the handler runs. The handler table is typed by the document's operation ids and
+ * request bodies (admin-openapi.gen.ts), so an operation without a handler, a handler without an operation, or a
+ * handler reading a field its schema does not have fails the build.
  */
-import type { LiveAction, MerchantStatus, WebinarStatus } from "../db/schema";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
+import { bodyChecker, invalidBody } from "../http/body-check";
+import { parseJsonBody } from "../http/json-body";
 import type { AppServices } from "../services";
-import { adminOperations } from "./admin-validators.gen.js";
+import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
+import type { operations } from "./admin-openapi.gen";
+import { adminBodyValidators, adminOperations, adminPatternMessages } from "./admin-validators.gen.js";
 import { authorizeAdmin } from "./authorize";
 import { replaceBlockedTerms } from "./blocked-terms";
-import { checkBody, type AdminOperationId } from "./body-check";
 import type { AdminContext } from "./context";
 import { applyLiveAction, finalizeLiveData } from "./live";
 import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
-import { importPlaybackSession, type ImportPlaybackSessionInput } from "./playback";
-import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import {
-  createWebinar,
-  setWebinarStatus,
-  setWebinarVideo,
-  type CreateWebinarInput,
-  type WebinarVideoInput,
-} from "./webinars";
+import { importPlaybackSession } from "./playback";
+import { createWebinar, setWebinarStatus, setWebinarVideo } from "./webinars";
 
-// Bodies reach the handlers only after checkBody accepted them against the operation's schema.
-// biome-ignore lint/suspicious/noExplicitAny: each handler reads the fields its own schema guarantees.
-type Body = any;
-type Handler = (
+/** An admin operation id, as admin-openapi.yaml names it. */
+export type AdminOperationId = keyof typeof adminOperations;
+
+/** The request body of an operation, as its schema describes it. */
+type AdminBody<Id extends AdminOperationId> = NonNullable<operations[Id]["requestBody"]>["content"]["application/json"];
+
+type Answer = { status: number; body: object };
+type Handler<Id extends AdminOperationId> = (
   ctx: AdminContext,
   params: Record<string, string>,
-  body: Body,
-) => Promise<{ status: number; body: object }>;
+  body: AdminBody<Id>,
+) => Promise<Answer>;
 
 const ok = (body: object) => ({ status: 200, body });
 const created = (body: object) => ({ status: 201, body });
 
-const handlers: Record<AdminOperationId, Handler> = {
-  createMerchant: async (ctx, _params, body: { name: string; watchOrigin?: string }) =>
-    created(await createMerchant(ctx, body)),
-  setMerchantStatus: async (ctx, params, body: { status: MerchantStatus }) =>
-    ok(await setMerchantStatus(ctx, params.merchantId!, body.status)),
+// Bodies reach the handlers only after the body check accepted them against the operation's schema.
+const handlers: { [Id in AdminOperationId]: Handler<Id> } = {
+  createMerchant: async (ctx, _params, body) => created(await createMerchant(ctx, body)),
+  setMerchantStatus: async (ctx, params, body) => ok(await setMerchantStatus(ctx, params.merchantId!, body.status)),
   createApiKey: async (ctx, params) => created(await createApiKey(ctx, params.merchantId!)),
   revokeApiKey: async (ctx, params) => ok(await revokeApiKey(ctx, params.apiKey!)),
-  createWebinar: async (ctx, params, body: CreateWebinarInput) =>
-    created(await createWebinar(ctx, params.merchantId!, body)),
-  setWebinarStatus: async (ctx, params, body: { status: WebinarStatus }) =>
-    ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
-  setWebinarVideo: async (ctx, params, body: WebinarVideoInput) =>
-    ok(await setWebinarVideo(ctx, params.ticketCode!, body)),
-  applyLiveAction: async (ctx, params, body: { action: LiveAction }) =>
-    ok(await applyLiveAction(ctx, params.ticketCode!, body.action)),
+  createWebinar: async (ctx, params, body) => created(await createWebinar(ctx, params.merchantId!, body)),
+  setWebinarStatus: async (ctx, params, body) => ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
+  setWebinarVideo: async (ctx, params, body) => ok(await setWebinarVideo(ctx, params.ticketCode!, body)),
+  applyLiveAction: async (ctx, params, body) => ok(await applyLiveAction(ctx, params.ticketCode!, body.action)),
   finalizeLiveData: async (ctx, params) => ok(await finalizeLiveData(ctx, params.ticketCode!)),
-  importPlaybackSession: async (ctx, params, body: ImportPlaybackSessionInput) =>
+  importPlaybackSession: async (ctx, params, body) =>
     created(await importPlaybackSession(ctx, params.ticketCode!, body)),
-  replaceBlockedTerms: async (ctx, _params, body: { terms: string[] }) =>
-    ok(await replaceBlockedTerms(ctx, body.terms)),
+  replaceBlockedTerms: async (ctx, _params, body) => ok(await replaceBlockedTerms(ctx, body.terms)),
 };
 
-function invalid(
-  errors: { pointer: string; rule: string; message: string }[],
-  message = "request body is invalid",
-): ServiceError {
-  return new ServiceError("REQUEST_INVALID", message, { errors });
-}
+const checkAdminBody = bodyChecker({ validators: adminBodyValidators, patternMessages: adminPatternMessages });
 
-/** Parses the admin body: JSON object, `application/json`; an empty body is `{}`. */
+/** Parses the admin body: an empty body is `{}`, anything else JSON (http/json-body.ts). */
 function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text.trim() === "") return {};
-  if (!/^application\/json\s*(;|$)/i.test(contentType ?? ""))
-    throw invalid([{ pointer: "", rule: "contentType", message: "Content-Type must be application/json" }]);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid([{ pointer: "", rule: "json", message: "the body is not valid JSON" }]);
-  }
+  return text.trim() === "" ? {} : parseJsonBody(text, contentType);
 }
 
 /** Hono path of a document path: `/admin/v1/merchants/{merchantId}` -> `/admin/v1/merchants/:merchantId`. */
@@ -89,7 +71,7 @@ export type AdminRunner = (
   text: string,
   contentType: string | undefined,
   authorization: string | undefined,
-) => Promise<{ status: number; body: object }>;
+) => Promise<Answer>;
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
 export function createAdminRunner(services: AppServices): AdminRunner {
@@ -105,10 +87,15 @@ export function createAdminRunner(services: AppServices): AdminRunner {
       throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
     }
     const body = parseBody(text, contentType);
-    const issues = checkBody(operationId, body);
-    if (issues.length > 0) throw invalid(issues);
+    const issues = checkAdminBody(operationId, body);
+    if (issues.length > 0) throw invalidBody(issues);
+    const handler = handlers[operationId] as (
+      ctx: AdminContext,
+      params: Record<string, string>,
+      body: unknown,
+    ) => Promise<Answer>;
     return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
-      handlers[operationId](ctx, params, body),
+      handler(ctx, params, body),
     );
   };
 }

@@ -1,4 +1,4 @@
-/** Reads a small request body (admin API, ticket exchange) as UTF-8 text, refusing more than `maxBytes`. */
+/** Reads a small request body (admin API, watch page API) as UTF-8 text, refusing more than `maxBytes`. */
 import { readWebBody } from "@org/webinar-validator";
 import { ServiceError } from "../errors";
 

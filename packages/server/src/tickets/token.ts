@@ -10,18 +10,6 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-/** Length of a token's random part: base64url of 32 bytes. */
-const RANDOM_PART_LENGTH = 43;
-
-/** Whether `value` has the shape of a token `newToken(prefix)` makes (anything else was never issued). */
-export function isTokenShaped(prefix: string, value: string): boolean {
-  return (
-    value.length === prefix.length + RANDOM_PART_LENGTH &&
-    value.startsWith(prefix) &&
-    /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length))
-  );
-}
-
 /** A new token `<prefix>` + base64url(32 random bytes) and its hash. */
 export function newToken(prefix: string, runtime: Pick<Runtime, "randomBytes">): { token: string; hash: string } {
   const token = `${prefix}${runtime.randomBytes(32).toString("base64url")}`;

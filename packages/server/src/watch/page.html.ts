@@ -1,8 +1,8 @@
 /**
  * The watch page at `/w/{ticketCode}` (the `loginUrl` of issueLoginTicket): plain HTML whose style and script are
- * same-origin files (watch/page-style.ts, watch/page-script.ts). The Content-Security-Policy allows nothing but
- * this origin, plus the origins of the webinar's own video URLs as media sources, so the page makes no request
- * to any other host. No referrer is sent, so the login ticket in the URL fragment never leaves the browser
+ * same-origin files (watch/page-style.ts, and the script of watch/page/ as the build bundled it). The
+ * Content-Security-Policy allows nothing but this origin, plus the origins of the webinar's own video URLs as media
+ * sources, so the page makes no request to any other host. No referrer is sent, so the login ticket in the URL fragment never leaves the browser
  * except in the exchange.
  */
 import type { Kysely } from "kysely";

@@ -1,9 +1,8 @@
 /**
- * The watch page's playback API: `POST /w/api/playback/start | heartbeat | stop`. The viewer is the watch-page
- * session of the ticket exchange (cookie `webinar_session`), or, without one, a system anonymous subject kept in
- * the cookie `webinar_anon` (set on the first start; the start body then names the webinar by `ticketCode`).
+ * The watch page's playback API (watch-openapi.yaml): `POST /w/api/playback/start | heartbeat | stop` of a watch
+ * subject (watch/subject.ts). The crediting rules, which the document's "Playback" tag and the docs' guide
+ * "Build your own player" state with their numbers:
  *
- * Crediting rules (also in the spec's guide "Playback crediting"):
  * - start opens a session (counted as one session, and one viewer for a subject's first session in a mode) with
  *   0 effective seconds; it is refused (409 PLAYBACK_NOT_AVAILABLE) for LIVE unless the webinar is live, and for
  *   REPLAY unless replay is available (the live has ENDED; not after a cancelled or failed live).
@@ -20,94 +19,16 @@ import type { Kysely } from "kysely";
 import type { Database, LiveStatus, PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
-import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import { hashToken } from "../tickets/token";
 import { claimSubjectTime, creditPlaybackSeconds, recordPlaybackSession } from "../watch-data/record-session";
+import type { WatchBody } from "./request-body";
+import { playbackUnauthorized, type WatchSubject } from "./subject";
 
-export const ANON_COOKIE = "webinar_anon";
 /** The interval the page is asked to send heartbeats at; credit per heartbeat is capped at twice it. */
 export const HEARTBEAT_INTERVAL_SECONDS = 15;
-
-export interface Viewer {
-  /** null: an anonymous subject's heartbeat or stop (the playback session names the webinar). */
-  webinarId: string | null;
-  merchantId: string | null;
-  uid: number | null;
-  anonymousId: string | null;
-}
 
 export interface PlaybackDeps {
   db: Kysely<Database>;
   runtime: Runtime;
-  heartbeatIntervalSeconds?: number;
-}
-
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{8,128}$/;
-const DEVICE_TYPES = ["DESKTOP", "MOBILE", "TABLET", "TV", "UNKNOWN"];
-const PROTOCOLS = ["WEBRTC", "HLS", "FLV", "RTMP", "DASH"];
-
-function invalid(message: string): ServiceError {
-  return new ServiceError("REQUEST_INVALID", message);
-}
-
-function unauthorized(): ServiceError {
-  return new ServiceError(
-    "PLAYBACK_UNAUTHORIZED",
-    "no watch session (exchange a login ticket first) or anonymous subject",
-  );
-}
-
-/** The cookie value of `name`, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
-}
-
-/**
- * The viewer of a request: the watch session, else the anonymous cookie (with the webinar of `ticketCode`).
- * Returns the anonymous id to set as a cookie when it was just made.
- */
-export async function resolveViewer(
-  deps: PlaybackDeps,
-  cookies: string | undefined,
-  ticketCode: unknown,
-  createAnonymous: boolean,
-): Promise<{ viewer: Viewer; newAnonymousId?: string }> {
-  const sessionToken = cookieValue(cookies, "webinar_session");
-  if (sessionToken !== undefined && sessionToken !== "") {
-    const session = await deps.db
-      .selectFrom("watch_sessions")
-      .select(["merchant_id", "uid", "webinar_id"])
-      .where("session_hash", "=", hashToken(sessionToken))
-      .where("expires_at", ">", new Date(deps.runtime.now()))
-      .executeTakeFirst();
-    if (session !== undefined)
-      return {
-        viewer: { webinarId: session.webinar_id, merchantId: session.merchant_id, uid: session.uid, anonymousId: null },
-      };
-  }
-  let anonymousId = cookieValue(cookies, ANON_COOKIE);
-  if (anonymousId !== undefined && !TOKEN_SHAPE.test(anonymousId)) anonymousId = undefined;
-  if (anonymousId === undefined && !createAnonymous) throw unauthorized();
-  // A heartbeat or stop of an anonymous subject: its playback session names the webinar.
-  if (anonymousId !== undefined && !createAnonymous && ticketCode === undefined) {
-    return { viewer: { webinarId: null, merchantId: null, uid: null, anonymousId } };
-  }
-  if (typeof ticketCode !== "string" || !TICKET_CODE_SHAPE.test(ticketCode)) throw unauthorized();
-  const webinar = await deps.db
-    .selectFrom("webinars")
-    .select(["id", "merchant_id"])
-    .where("ticket_code", "=", ticketCode)
-    .executeTakeFirst();
-  if (webinar === undefined) throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
-  const made = anonymousId === undefined ? `anon_${randomBase62(deps.runtime, 24)}` : undefined;
-  return {
-    viewer: { webinarId: webinar.id, merchantId: webinar.merchant_id, uid: null, anonymousId: anonymousId ?? made! },
-    ...(made === undefined ? {} : { newAnonymousId: made }),
-  };
 }
 
 interface WebinarLive {
@@ -153,18 +74,12 @@ export function creditedSegment(
 
 export async function startPlayback(
   deps: PlaybackDeps,
-  viewer: Viewer,
-  body: Record<string, unknown>,
+  subject: WatchSubject,
+  body: WatchBody<"startPlayback">,
 ): Promise<{ playbackId: string; heartbeatIntervalSeconds: number }> {
   const { mode, protocol, deviceType } = body;
-  if (mode !== "LIVE" && mode !== "REPLAY") throw invalid("mode must be LIVE or REPLAY");
-  if (typeof protocol !== "string" || !PROTOCOLS.includes(protocol))
-    throw invalid(`protocol must be one of ${PROTOCOLS.join(", ")}`);
-  if (typeof deviceType !== "string" || !DEVICE_TYPES.includes(deviceType))
-    throw invalid(`deviceType must be one of ${DEVICE_TYPES.join(", ")}`);
-  const interval = deps.heartbeatIntervalSeconds ?? HEARTBEAT_INTERVAL_SECONDS;
-  const { webinarId, merchantId } = viewer;
-  if (webinarId === null || merchantId === null) throw unauthorized();
+  const { webinarId, merchantId } = subject;
+  if (webinarId === null || merchantId === null) throw playbackUnauthorized();
   const playbackId = `pb_${randomBase62(deps.runtime, 22)}`;
   await deps.db.transaction().execute(async (trx) => {
     // Lock the webinar row shared, so a live action cannot change its status between the check and the insert.
@@ -186,8 +101,8 @@ export async function startPlayback(
       id: playbackId,
       webinarId,
       merchantId,
-      uid: viewer.uid,
-      anonymousId: viewer.anonymousId,
+      uid: subject.uid,
+      anonymousId: subject.anonymousId,
       mode,
       watchSeconds: 0,
       deviceType,
@@ -197,22 +112,17 @@ export async function startPlayback(
       open: true,
     });
   });
-  return { playbackId, heartbeatIntervalSeconds: interval };
+  return { playbackId, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS };
 }
 
-/** A heartbeat (`close` false) or the stop (`close` true) of the viewer's open session. */
+/** A heartbeat (`close` false) or the stop (`close` true) of the subject's open session. */
 export async function heartbeatPlayback(
   deps: PlaybackDeps,
-  viewer: Viewer,
-  body: Record<string, unknown>,
+  subject: WatchSubject,
+  body: WatchBody<"sendHeartbeat"> | WatchBody<"stopPlayback">,
   close: boolean,
 ): Promise<{ playbackId: string; creditedSeconds: number; watchSeconds: number; ended: boolean }> {
   const { playbackId, playing } = body;
-  if (typeof playbackId !== "string" || !/^pb_[A-Za-z0-9]{22}$/.test(playbackId))
-    throw invalid("playbackId is required");
-  if (close ? playing !== undefined && typeof playing !== "boolean" : typeof playing !== "boolean")
-    throw invalid("playing must be a boolean");
-  const interval = deps.heartbeatIntervalSeconds ?? HEARTBEAT_INTERVAL_SECONDS;
   return deps.db.transaction().execute(async (trx) => {
     const session = await trx
       .selectFrom("playback_sessions")
@@ -231,8 +141,8 @@ export async function heartbeatPlayback(
       .executeTakeFirst();
     const owned =
       session !== undefined &&
-      (viewer.webinarId === null || session.webinar_id === viewer.webinarId) &&
-      (viewer.uid !== null ? session.uid === viewer.uid : session.anonymous_id === viewer.anonymousId);
+      (subject.webinarId === null || session.webinar_id === subject.webinarId) &&
+      (subject.uid !== null ? session.uid === subject.uid : session.anonymous_id === subject.anonymousId);
     if (!owned) throw new ServiceError("PLAYBACK_NOT_FOUND", "no such playback session of this viewer");
     const creditedBefore = Number(session.credited_ms);
     if (session.ended_at !== null) {
@@ -246,15 +156,15 @@ export async function heartbeatPlayback(
     const now = deps.runtime.now();
     const previous = new Date(session.last_activity_at).getTime();
     const window = creditWindow(session.mode, live);
-    const subject = {
+    const subjectInMode = {
       webinarId: session.webinar_id,
       uid: session.uid,
       anonymousId: session.anonymous_id,
       mode: session.mode,
     };
-    const segment = creditedSegment(previous, now, playing !== false, window, interval);
+    const segment = creditedSegment(previous, now, playing !== false, window, HEARTBEAT_INTERVAL_SECONDS);
     // Time another session of the same subject and mode was already credited for is not credited again.
-    const millis = segment === undefined ? 0 : await claimSubjectTime(trx, subject, segment);
+    const millis = segment === undefined ? 0 : await claimSubjectTime(trx, subjectInMode, segment);
     const creditedAfter = creditedBefore + millis;
     const seconds = Math.floor(creditedAfter / 1000) - Math.floor(creditedBefore / 1000);
     const nowDate = new Date(Math.max(now, previous));
@@ -270,7 +180,7 @@ export async function heartbeatPlayback(
       .execute();
     if (seconds > 0) {
       const watchedUntil = new Date(Math.min(nowDate.getTime(), window.until));
-      await creditPlaybackSeconds(trx, subject, seconds, watchedUntil, nowDate);
+      await creditPlaybackSeconds(trx, subjectInMode, seconds, watchedUntil, nowDate);
     }
     return { playbackId, creditedSeconds: seconds, watchSeconds: Math.floor(creditedAfter / 1000), ended: close };
   });

@@ -1,30 +1,17 @@
 /**
  * The sample video the watch page plays for a webinar without a video URL: `assets/sample.webm` of this package
  * (made by scripts/record-sample-video.ts), served at `/w/assets/sample.webm` with byte ranges, so the browser
- * can seek (206 Partial Content). The file is found relative to this module, from the sources and from `dist/`.
+ * can seek (206 Partial Content).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readPackageFile } from "./package-file";
 
 export const SAMPLE_VIDEO_PATH = "/w/assets/sample.webm";
 
-function moduleDirectory(): string {
-  // CommonJS build: __dirname; ES modules (the sources and dist/*.js): import.meta.url.
-  return typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
-}
-
 let cached: Uint8Array<ArrayBuffer> | undefined;
 
-/** The sample video's bytes (read once): `dist/../assets` or `src/watch/../../assets`. */
+/** The sample video's bytes (read once). */
 export function sampleVideo(): Uint8Array<ArrayBuffer> {
-  if (cached !== undefined) return cached;
-  const here = moduleDirectory();
-  const file = [join(here, "..", "assets", "sample.webm"), join(here, "..", "..", "assets", "sample.webm")].find(
-    (path) => existsSync(path),
-  );
-  if (file === undefined) throw new Error("the sample video assets/sample.webm is missing from the server package");
-  cached = new Uint8Array(readFileSync(file));
+  cached ??= new Uint8Array(readPackageFile("assets/sample.webm", "record it with `pnpm record:sample-video`"));
   return cached;
 }
 

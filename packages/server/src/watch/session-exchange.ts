@@ -1,44 +1,36 @@
 /**
- * `POST /w/api/session` (README.md "HTTP surface"): the watch page trades the ticket from its URL fragment for a
- * session. Success: 200 `{requestId, uid, ticketCode, expiresAt}` and the session cookie (HttpOnly, SameSite=Lax,
- * Path=/w, Secure on https). Anything wrong with the ticket (unknown, consumed, expired, superseded, for another
- * webinar): 401 LOGIN_TICKET_INVALID, one answer for all so a caller learns nothing about other tickets.
+ * `POST /w/api/session` (watch-openapi.yaml, exchangeLoginTicket): the watch page trades the ticket from its URL
+ * fragment for a session. Success: 200 `{requestId, uid, ticketCode, expiresAt}` and the session cookie. Anything
+ * wrong with the ticket (unknown, consumed, expired, superseded, for another webinar): 401 LOGIN_TICKET_INVALID,
+ * one answer for all so a caller learns nothing about other tickets.
  */
-import { parseJsonObjectBody } from "../http/json-object-body";
+import type { ValidationIssue } from "@org/webinar-validator";
+import type { ServiceError } from "../errors";
+import { invalidBody } from "../http/body-check";
 import type { AppServices } from "../services";
 import { exchangeLoginTicket, invalidTicket } from "../tickets/exchange";
-import { LOGIN_TICKET_PREFIX, rfc3339 } from "../tickets/issue";
-import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import { isTokenShaped } from "../tickets/token";
-
-/** Name of the watch-page session cookie. */
-export const SESSION_COOKIE = "webinar_session";
+import { rfc3339 } from "../tickets/issue";
+import { SESSION_COOKIE, watchCookie } from "./cookies";
+import type { WatchBody } from "./request-body";
 
 /**
- * The exchange's request body. A body that is not a JSON object (or has other fields) is 400 REQUEST_INVALID; a
- * ticket or ticketCode that is missing, not a string or not of the shape this server issues is 401
- * LOGIN_TICKET_INVALID, like any other ticket that cannot be exchanged, and costs no database round trip.
+ * What JSON Schema cannot say about the exchange's body: a body refused only for its ticket fields (`ticketCode`
+ * or `loginTicket` missing, not a string, not of the shape this server issues) presents a ticket that cannot be
+ * exchanged, like any other: 401 LOGIN_TICKET_INVALID, at no database round trip. A body refused as a whole (not
+ * a JSON object) or with a field of its own is a malformed request: 400 REQUEST_INVALID.
+ *
+ * @example
+ * refuseExchangeBody([{ pointer: "/loginTicket", rule: "pattern", message: "…" }]); // 401 LOGIN_TICKET_INVALID
+ * refuseExchangeBody([{ pointer: "/extra", rule: "additionalProperties", message: "…" }]); // 400 REQUEST_INVALID
  */
-export function parseExchangeBody(text: string): { ticketCode: string; loginTicket: string } {
-  const { ticketCode, loginTicket } = parseJsonObjectBody(text, ["ticketCode", "loginTicket"]);
-  if (
-    typeof ticketCode !== "string" ||
-    !TICKET_CODE_SHAPE.test(ticketCode) ||
-    typeof loginTicket !== "string" ||
-    !isTokenShaped(LOGIN_TICKET_PREFIX, loginTicket)
-  ) {
-    throw invalidTicket();
-  }
-  return { ticketCode, loginTicket };
-}
-
-export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${token}; Path=/w; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+export function refuseExchangeBody(issues: readonly ValidationIssue[]): ServiceError {
+  const malformed = issues.some(({ pointer, rule }) => pointer === "" || rule === "additionalProperties");
+  return malformed ? invalidBody([...issues]) : invalidTicket();
 }
 
 /** Runs the exchange; returns the answer body and the Set-Cookie value. */
 export async function exchangeForSession(
-  body: { ticketCode: string; loginTicket: string },
+  body: WatchBody<"exchangeLoginTicket">,
   services: AppServices,
   secureCookie: boolean,
 ): Promise<{ body: { uid: number; ticketCode: string; expiresAt: string }; setCookie: string }> {
@@ -49,6 +41,6 @@ export async function exchangeForSession(
   });
   return {
     body: { uid: session.uid, ticketCode: session.ticketCode, expiresAt: rfc3339(session.expiresAtMs) },
-    setCookie: sessionCookie(session.sessionToken, services.config.sessionTtlSeconds, secureCookie),
+    setCookie: watchCookie(SESSION_COOKIE, session.sessionToken, services.config.sessionTtlSeconds, secureCookie),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `GET /w/api/state?ticketCode=…`: what the watch page shows for the viewer's watch session (cookie
+ * `GET /w/api/state?ticketCode=…` (watch-openapi.yaml, getWatchState): what the watch page shows for the viewer's watch session (cookie
  * `webinar_session` of the ticket exchange): the webinar's title, its state, the playback mode now available and
  * the video to play. The page polls it, so a live that starts or ends switches the page.
  */
@@ -9,26 +9,16 @@ import { ServiceError } from "../errors";
 import type { Runtime } from "../runtime";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import { hashToken } from "../tickets/token";
-import { cookieValue, HEARTBEAT_INTERVAL_SECONDS } from "./playback";
+import { cookieValue, SESSION_COOKIE } from "./cookies";
+import { HEARTBEAT_INTERVAL_SECONDS } from "./playback";
 import { SAMPLE_VIDEO_PATH } from "./sample-video";
-import { SESSION_COOKIE } from "./session-exchange";
+import type { components } from "./watch-openapi.gen";
 
-/** What the page says about the webinar: ENDED is an ended live without a replay (a failed live). */
-export type WatchState = "SCHEDULED" | "LIVE" | "REPLAY" | "ENDED" | "CANCELLED";
+/** The answer without its `requestId` (watch-openapi.yaml, WatchState). */
+export type WatchStateAnswer = Omit<components["schemas"]["WatchState"], "requestId">;
 
-export interface WatchStateAnswer {
-  uid: number;
-  ticketCode: string;
-  title: string | null;
-  state: WatchState;
-  /** The playback mode a start is accepted for now, or null (nothing to play). */
-  mode: "LIVE" | "REPLAY" | null;
-  /** The video of that mode (the webinar's URL or the sample video); null when there is no mode. */
-  videoUrl: string | null;
-  heartbeatIntervalSeconds: number;
-}
-
-const STATES: Record<LiveStatus, WatchState> = {
+/** What the page says about a live status: ENDED is an ended live without a replay (a failed live). */
+const STATES: Record<LiveStatus, WatchStateAnswer["state"]> = {
   NOT_STARTED: "SCHEDULED",
   LIVE: "LIVE",
   ENDED: "REPLAY",

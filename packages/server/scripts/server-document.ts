@@ -1,0 +1,175 @@
+/**
+ * Reads the server's own OpenAPI documents, `admin-openapi.yaml` (the admin API) and `watch-openapi.yaml` (the
+ * watch page's API), with the `yaml` package and lists their operations: operationId, method, path, whether a
+ * body is required, and the request-body and JSON response schemas with every local `$ref` inlined, so each
+ * operation's validator stands alone and ajv's error paths run from the body's root (http/body-check.ts relies on
+ * that to fold the errors inside a failed `oneOf` branch into the `oneOf` error). It also collects each
+ * `pattern`'s `x-pattern-message` (scripts/pattern-messages.ts at the repository root), the words an answer uses
+ * instead of the regular expression.
+ *
+ * Shared by the generator (generate.ts, render-document-modules.ts) and the documents' tests, which compile the
+ * same schemas at run time.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Ajv2020, { type Options } from "ajv/dist/2020.js";
+import { parse } from "yaml";
+import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
+
+/** The server's documents: each one's name (the prefix of its generated exports) and source folder. */
+export const SERVER_DOCUMENTS = {
+  admin: { file: "admin-openapi.yaml", folder: "src/admin" },
+  watch: { file: "watch-openapi.yaml", folder: "src/watch" },
+} as const;
+
+export type DocumentName = keyof typeof SERVER_DOCUMENTS;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "options", "head", "trace"]);
+
+/** One operation of a document, as the server routes and validates it. */
+export interface DocumentOperation {
+  operationId: string;
+  /** Upper case, e.g. `POST`. */
+  method: string;
+  /** The document's path template, e.g. `/admin/v1/merchants/{merchantId}/status`. */
+  path: string;
+  bodyRequired: boolean;
+  /** The `application/json` request-body schema, self-contained (no `$ref`); absent for an operation without one. */
+  bodySchema?: JsonObject;
+  /** HTTP status (`"200"`, `"401"`, ...) -> the `application/json` response schema, self-contained. */
+  responseSchemas: Record<string, JsonObject>;
+}
+
+/** A parsed document: its name, file, text's SHA-256, operations in document order and pattern messages. */
+export interface ServerDocument {
+  name: DocumentName;
+  /** The document's file name in this package, e.g. `watch-openapi.yaml`. */
+  file: string;
+  sha256: string;
+  document: JsonObject;
+  operations: DocumentOperation[];
+  /** Each `pattern` of the document's schemas -> its `x-pattern-message`. */
+  patternMessages: Record<string, string>;
+}
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function decodePointerToken(token: string): string {
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+function lookUp(document: JsonObject, ref: string): Json {
+  if (!ref.startsWith("#/")) throw new Error(`$ref ${ref}: only references inside the document are supported`);
+  let node: Json | undefined = document;
+  for (const token of ref.slice(2).split("/").map(decodePointerToken)) node = isObject(node) ? node[token] : undefined;
+  if (node === undefined) throw new Error(`$ref ${ref} does not resolve`);
+  return node;
+}
+
+/** A deep copy of `node` with each `$ref` replaced by its target; a reference cycle fails generation. */
+function inlineRefs(document: JsonObject, node: Json, seen: readonly string[]): Json {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(document, item, seen));
+  if (!isObject(node)) return node;
+  const ref = node.$ref;
+  if (typeof ref === "string") {
+    if (Object.keys(node).length > 1)
+      throw new Error(`$ref ${ref} has sibling keywords; write them in the referenced schema`);
+    if (seen.includes(ref)) throw new Error(`$ref cycle: ${[...seen, ref].join(" -> ")}`);
+    return inlineRefs(document, lookUp(document, ref), [...seen, ref]);
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlineRefs(document, value, seen)]));
+}
+
+/** The `application/json` schema of a request body or response object (already inlined), if it has one. */
+function jsonSchemaOf(holder: Json | undefined): JsonObject | undefined {
+  const media = isObject(holder) && isObject(holder.content) ? holder.content["application/json"] : undefined;
+  return isObject(media) && isObject(media.schema) ? media.schema : undefined;
+}
+
+function readOperation(document: JsonObject, method: string, path: string, operation: Json): DocumentOperation {
+  if (!isObject(operation) || typeof operation.operationId !== "string")
+    throw new Error(`${method} ${path}: no operationId`);
+  const { operationId } = operation;
+  const requestBody = inlineRefs(document, operation.requestBody ?? null, []);
+  const bodySchema = jsonSchemaOf(requestBody);
+  if (isObject(requestBody) && bodySchema === undefined)
+    throw new Error(`${operationId}: the request body has no application/json schema`);
+  const responses = inlineRefs(document, operation.responses ?? null, []);
+  if (!isObject(responses)) throw new Error(`${operationId}: no responses`);
+  const responseSchemas: Record<string, JsonObject> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    const schema = jsonSchemaOf(response);
+    if (schema !== undefined) responseSchemas[status] = schema;
+  }
+  return {
+    operationId,
+    method: method.toUpperCase(),
+    path,
+    bodyRequired: isObject(requestBody) && requestBody.required === true,
+    ...(bodySchema === undefined ? {} : { bodySchema }),
+    responseSchemas,
+  };
+}
+
+/** Parses a document's text into its operations. */
+export function readServerDocument(name: DocumentName, text: string): ServerDocument {
+  const { file } = SERVER_DOCUMENTS[name];
+  const document = parse(text) as Json;
+  if (!isObject(document) || !isObject(document.paths)) throw new Error(`${file} has no paths`);
+  const operations: DocumentOperation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isObject(item)) throw new Error(`${file} ${path}: not a path item`);
+    for (const [method, operation] of Object.entries(item)) {
+      if (HTTP_METHODS.has(method)) operations.push(readOperation(document, method, path, operation));
+    }
+  }
+  return {
+    name,
+    file,
+    sha256: createHash("sha256").update(text).digest("hex"),
+    document,
+    operations,
+    patternMessages: collectPatternMessages(document.components, "#/components"),
+  };
+}
+
+/** A document's path in this package. */
+export function documentPath(name: DocumentName): string {
+  return fileURLToPath(new URL(`../${SERVER_DOCUMENTS[name].file}`, import.meta.url));
+}
+
+/** Reads and parses one of the server's documents from disk. */
+export function loadServerDocument(name: DocumentName): ServerDocument {
+  return readServerDocument(name, readFileSync(documentPath(name), "utf8"));
+}
+
+/**
+ * The Open API validator's semantics (CONTRIBUTING.md): 2020-12, strict (an unknown keyword or format fails
+ * generation), every error reported, no coercion, nothing removed or defaulted, patterns with the `u` flag,
+ * `type: [string, "null"]` allowed. ajv-formats is not registered: no schema here uses `format`, so a `format`
+ * added later fails generation loudly instead of shipping a validator that needs a runtime dependency the server
+ * does not declare.
+ */
+const documentAjvOptions: Options = {
+  strict: true,
+  allowUnionTypes: true,
+  allErrors: true,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+  unicodeRegExp: true,
+};
+
+/** An ajv instance configured like the generated validators; `source: true` options keep code for standalone. */
+export function createDocumentAjv(extra: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ ...documentAjvOptions, ...extra });
+  // Words for a pattern's errors: read by collectPatternMessages, nothing to check.
+  ajv.addKeyword({ keyword: PATTERN_MESSAGE_KEYWORD, schemaType: "string" });
+  return ajv;
+}

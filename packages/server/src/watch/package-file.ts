@@ -1,0 +1,24 @@
+/**
+ * Files the watch page serves from this package rather than from code: the sample video (`assets/sample.webm`)
+ * and the page's script as the build bundled it (`dist/watch-page/watch.js`). They are found relative to this
+ * module, which runs from the sources (`src/watch/`, tests) and bundled into `dist/` (`node dist/main.js`).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+function moduleDirectory(): string {
+  // CommonJS build: __dirname; ES modules (the sources and dist/*.js): import.meta.url.
+  return typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
+}
+
+/**
+ * The bytes of a file of this package by its path from the package's root: `dist/../<path>` when bundled,
+ * `src/watch/../../<path>` from the sources. `missing` says what to do when it is not there.
+ */
+export function readPackageFile(path: string, missing: string): Buffer {
+  const here = moduleDirectory();
+  const file = [join(here, "..", path), join(here, "..", "..", path)].find((candidate) => existsSync(candidate));
+  if (file === undefined) throw new Error(`${path} is missing from the server package: ${missing}`);
+  return readFileSync(file);
+}

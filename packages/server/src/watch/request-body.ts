@@ -1,0 +1,41 @@
+/**
+ * The request bodies of the watch page's API, read (at most 64 KiB), parsed as JSON and checked against
+ * watch-openapi.yaml's schemas by the validators generated from it (watch-validators.gen.js); the value
+ * returned has the type the document gives it (watch-openapi.gen.ts).
+ */
+import type { ValidationIssue } from "@org/webinar-validator";
+import type { ServiceError } from "../errors";
+import { bodyChecker, invalidBody } from "../http/body-check";
+import { parseJsonBody } from "../http/json-body";
+import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
+import type { operations } from "./watch-openapi.gen";
+import { watchBodyValidators, watchPatternMessages } from "./watch-validators.gen.js";
+
+/** An operation of watch-openapi.yaml with a request body. */
+export type WatchBodyOperationId = keyof typeof watchBodyValidators;
+
+/** The request body of an operation, as its schema describes it. */
+export type WatchBody<Id extends WatchBodyOperationId> = NonNullable<
+  operations[Id]["requestBody"]
+>["content"]["application/json"];
+
+const checkWatchBody = bodyChecker({ validators: watchBodyValidators, patternMessages: watchPatternMessages });
+
+/**
+ * The body of `request` for `operationId`. A body its schema refuses is thrown as `refuse(issues)`: 400
+ * REQUEST_INVALID with `details.errors`, unless the operation answers otherwise.
+ *
+ * @example
+ * const { playbackId, playing } = await readWatchBody(request, "sendHeartbeat");
+ */
+export async function readWatchBody<Id extends WatchBodyOperationId>(
+  request: Request,
+  operationId: Id,
+  refuse: (issues: ValidationIssue[]) => ServiceError = invalidBody,
+): Promise<WatchBody<Id>> {
+  const text = await readBodyText(request, SMALL_BODY_BYTES);
+  const body = parseJsonBody(text, request.headers.get("content-type") ?? undefined);
+  const issues = checkWatchBody(operationId, body);
+  if (issues.length > 0) throw refuse(issues);
+  return body as WatchBody<Id>;
+}
