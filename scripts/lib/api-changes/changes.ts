@@ -72,17 +72,17 @@ export const describeChange = (change: ApiChange) =>
   `[${change.level}] ${impactWords(change)}: ${change.where}: ${change.what}`;
 
 /**
- * The changes as Markdown bullets for a changelog. Changes of descriptions and examples alone are folded into one
- * bullet: they change no answer.
+ * The changes as the Markdown texts of a changelog's bullets. Changes of descriptions and examples alone are folded
+ * into one: they change no answer.
  */
 export function apiChangeBullets(changes: ApiChange[]): string[] {
   const documentation = changes.filter((change) => change.rule === "documentation");
   const bullets = changes
     .filter((change) => change.rule !== "documentation")
-    .map((change) => `- ${impactWords(change)}: ${change.where}: ${change.what}.`);
+    .map((change) => `${impactWords(change)}: ${change.where}: ${change.what}.`);
   if (documentation.length > 0)
     bullets.push(
-      `- Documentation: descriptions, examples or code samples of ${listOf(documentation.map((change) => change.where))}.`,
+      `Documentation: descriptions, examples or code samples of ${listOf(documentation.map((change) => change.where))}.`,
     );
   return bullets;
 }

@@ -41,6 +41,8 @@ export interface Checkout {
   root: string;
   /** Rewrites the copy's spec/openapi.yaml through `edit`. */
   editSpec(edit: (text: string) => string): void;
+  /** Commits everything, as the release commit after `pnpm release:version`. */
+  commit(message: string): void;
   /** Adds a changeset releasing every public package at `level`. */
   addChangeset(level: "major" | "minor" | "patch", summary: string): void;
   remove(): void;
@@ -76,6 +78,10 @@ export function temporaryCheckout(): Checkout {
     editSpec(edit) {
       const path = join(root, "spec", "openapi.yaml");
       writeFileSync(path, edit(readFileSync(path, "utf8")));
+    },
+    commit(message) {
+      git("add", "-A");
+      git("commit", "--quiet", "-m", message);
     },
     addChangeset(level, summary) {
       const frontMatter = publicNames.map((name) => `"${name}": ${level}`).join("\n");
