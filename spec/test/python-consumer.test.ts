@@ -3,6 +3,7 @@
  * which compiles `pattern` with Python's `re`) runs as a second process on the bundled spec users download
  * (docs/dist/openapi.json, built by `pnpm build`) and on spec/test-vectors/requests (see python/consumer.py).
  *
+ * - Every pattern of the bundled spec compiles with Python's `re`.
  * - Every example of the bundled spec is valid for it.
  * - Every valid request vector is accepted, in the form a server works with (trimmed, a blank phone dropped).
  * - Every invalid request vector is rejected, except those whose rule a portable schema cannot express; those are
@@ -70,6 +71,7 @@ const NOT_EXPRESSIBLE: ReadonlyArray<{ reason: string; vectors: string[] }> = [
 
 interface Report {
   jsonschema: string;
+  patterns: Array<{ pattern: string; error: string | null }>;
   examples: Array<{ where: string; errors: string[] }>;
   vectors: Array<{ operation: string; description: string; valid: boolean; accepted: boolean; errors: string[] }>;
 }
@@ -95,6 +97,10 @@ describe("Python's jsonschema reads the published spec", () => {
     for (const operation of ["upsertViewer", "issueLoginTicket", "getWatchOverview", "queryViewerWatch"])
       expect(places).toEqual(expect.arrayContaining([`${operation} request`, `${operation} 200`]));
     expect(report.examples.some((example) => example.where.startsWith("#/components/schemas/"))).toBe(true);
+  });
+
+  it.each(report.patterns)("Python's re compiles the pattern $pattern", ({ error }) => {
+    expect(error).toBeNull();
   });
 
   it.each(report.examples)("the example $where is valid", ({ errors }) => {

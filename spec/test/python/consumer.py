@@ -3,6 +3,7 @@ Debian packages it (python3-jsonschema), reads the bundled spec users download a
 
 - validates every example in it against its schema: request and response examples (named or referenced) and the
   `examples` of every schema;
+- compiles every `pattern` of the spec with Python's `re`;
 - judges every request vector of spec/test-vectors/requests with the request schema of its operation: each valid
   vector's body as a server works with it (`normalized`, else `body`), and each invalid vector's body.
 
@@ -12,6 +13,7 @@ spec/test/python-consumer.test.ts reads it. Only the standard library and jsonsc
 
 import json
 import os
+import re
 import sys
 from importlib.metadata import version
 
@@ -103,8 +105,30 @@ def vector_reports():
             }
 
 
+def patterns(node):
+    """Every `pattern` keyword value in the document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                yield value
+            else:
+                yield from patterns(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from patterns(item)
+
+
+def compile_error(pattern):
+    try:
+        re.compile(pattern)
+        return None
+    except re.error as error:
+        return str(error)
+
+
 report = {
     "jsonschema": version("jsonschema"),
+    "patterns": [{"pattern": pattern, "error": compile_error(pattern)} for pattern in sorted(set(patterns(spec)))],
     "examples": [{"where": where, "errors": errors_of(schema, value)} for where, schema, value in all_examples()],
     "vectors": list(vector_reports()),
 }
