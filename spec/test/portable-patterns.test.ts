@@ -38,7 +38,7 @@ describe("every pattern of the spec is portable", () => {
   it.each(patterns)("$where: $source uses only the syntax every engine shares", ({ source }) => {
     expect(source).not.toMatch(/\\[pPuUsSdDwWbBkc1-9]/);
     expect(source).not.toMatch(/\(\?[=!<]/);
-    for (const escape of source.match(/\\x.{0,2}/g) ?? []) expect(escape).toMatch(/^\\x[0-9A-Fa-f]{2}$/);
+    for (const byteEscape of source.match(/\\x.{0,2}/g) ?? []) expect(byteEscape).toMatch(/^\\x[0-9A-Fa-f]{2}$/);
     expect(outsideClasses(source)).not.toContain(".");
   });
 
