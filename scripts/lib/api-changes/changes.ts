@@ -32,6 +32,10 @@ function whereOf(places: Place[], definition: string): string {
   return component === undefined ? listOf(shown) : `${listOf(shown)} (schema \`${component}\`)`;
 }
 
+/** Within a level: changes breaking both sides first, then clients, then servers, then neither. */
+const breakingRank = (change: Pick<ApiChange, "clients" | "servers">) =>
+  (change.clients === "breaking" ? 0 : 2) + (change.servers === "breaking" ? 0 : 1);
+
 /** Merges the findings of one change reached from several places, and orders them: breaking first. */
 export function summarize(findings: Finding[]): ApiChange[] {
   const groups = new Map<string, { finding: Finding; places: Place[] }>();
@@ -51,7 +55,12 @@ export function summarize(findings: Finding[]): ApiChange[] {
       servers: finding.servers,
       level: levelOf(finding),
     }))
-    .sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level) || a.where.localeCompare(b.where));
+    .sort(
+      (a, b) =>
+        LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level) ||
+        breakingRank(a) - breakingRank(b) ||
+        a.where.localeCompare(b.where),
+    );
 }
 
 /** The API changes from the spec `before` (the last release's) to `after` (the current one). */
