@@ -3,38 +3,17 @@
  * that version's major differs from the spec's `info.version` major, once the pending changesets are applied.
  * The rule is in docs/versioning.md; the check itself in scripts/lib/versioning.ts.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   checkVersioning,
+  pendingReleasePlan,
   readFixedGroups,
   readPublicPackages,
   readSpecVersion,
-  type ReleasePlan,
 } from "./lib/versioning.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-
-/** The release plan of the pending changesets, as `changeset version` would apply it. */
-function pendingReleasePlan(): ReleasePlan {
-  const dir = mkdtempSync(join(tmpdir(), "webinar-versioning-"));
-  try {
-    const output = join(dir, "plan.json");
-    const result = spawnSync("pnpm", ["exec", "changeset", "status", `--output=${output}`], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
-    if (result.status !== 0) {
-      throw new Error(`changeset status failed:\n${`${result.stdout}${result.stderr}`.trim()}`);
-    }
-    return JSON.parse(readFileSync(output, "utf8")) as ReleasePlan;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 try {
   const specVersion = readSpecVersion(join(repoRoot, "spec", "openapi.yaml"));
@@ -43,7 +22,7 @@ try {
     specVersion,
     packages,
     fixedGroups: readFixedGroups(repoRoot),
-    plan: pendingReleasePlan(),
+    plan: pendingReleasePlan(repoRoot),
   });
   console.log(`spec info.version ${specVersion}`);
   for (const pkg of packages) {

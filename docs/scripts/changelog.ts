@@ -6,9 +6,16 @@
  *
  * The public packages form one fixed version group, so a change that touched several packages appears in each of
  * their changelogs; the page shows it once per version and names the packages it touched.
+ *
+ * Each version also lists its API changes in API terms, judged for clients and servers: for a release, the "API
+ * changes" section `pnpm release:version` wrote into `@org/webinar-types`' changelog; under "Unreleased", the
+ * changes of spec/openapi.yaml since the released spec, classified the same way (scripts/lib/api-changes).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { apiChangeBullets, diffApi, readApiDocument } from "../../scripts/lib/api-changes/changes.ts";
+import { API_CHANGES_HEADING } from "../../scripts/lib/api-changes/changelog-section.ts";
+import { RELEASED_SPEC_PATH, SPEC_PATH } from "../../scripts/lib/api-changes/released-spec.ts";
 
 export type Bump = "major" | "minor" | "patch";
 
@@ -23,6 +30,15 @@ export interface ChangelogVersion {
   /** `Unreleased`, or a released version such as `1.2.0`. */
   version: string;
   entries: ChangeEntry[];
+  /** The API changes of the version, one Markdown text each; absent when the API did not change. */
+  apiChanges?: string[];
+}
+
+/** One version of one package's changelog as parsed. */
+interface ParsedVersion {
+  version: string;
+  entries: Array<Omit<ChangeEntry, "packages">>;
+  apiChanges?: string[];
 }
 
 const bumps: readonly Bump[] = ["major", "minor", "patch"];
@@ -43,17 +59,35 @@ export function publicPackages(rootDir: string): Array<{ name: string; dir: stri
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The pending changesets (`.changeset/*.md` but its README) as one "Unreleased" version, or undefined when none. */
+/** The API changes of the spec since the released one, as changelog texts (none when either file is missing). */
+export function unreleasedApiChanges(rootDir: string): string[] {
+  const released = join(rootDir, RELEASED_SPEC_PATH);
+  const current = join(rootDir, SPEC_PATH);
+  if (!existsSync(released) || !existsSync(current)) return [];
+  return apiChangeBullets(diffApi(readApiDocument(released), readApiDocument(current)));
+}
+
+/**
+ * The pending changesets (`.changeset/*.md` but its README) and the spec's unreleased API changes as one
+ * "Unreleased" version, or undefined when there are neither.
+ */
 export function pendingChanges(rootDir: string): ChangelogVersion | undefined {
+  const entries = pendingChangesets(rootDir);
+  const apiChanges = unreleasedApiChanges(rootDir);
+  if (entries.length === 0 && apiChanges.length === 0) return undefined;
+  return { version: "Unreleased", entries, ...(apiChanges.length > 0 ? { apiChanges } : {}) };
+}
+
+function pendingChangesets(rootDir: string): ChangeEntry[] {
   const changesetDir = join(rootDir, ".changeset");
-  if (!existsSync(changesetDir)) return undefined;
+  if (!existsSync(changesetDir)) return [];
   const entries: ChangeEntry[] = [];
   for (const file of readdirSync(changesetDir).sort()) {
     if (!file.endsWith(".md") || file.toLowerCase() === "readme.md") continue;
     const entry = parseChangeset(readFileSync(join(changesetDir, file), "utf8"));
     if (entry !== undefined) entries.push(entry);
   }
-  return entries.length === 0 ? undefined : { version: "Unreleased", entries: sortEntries(entries) };
+  return sortEntries(entries);
 }
 
 /** One changeset file: front matter of `"package": bump` lines, then the summary. Undefined for an empty one. */
@@ -77,10 +111,12 @@ export function parseChangeset(source: string): ChangeEntry | undefined {
 /** Every released version found in the public packages' `CHANGELOG.md`, newest first, entries merged across packages. */
 export function releasedVersions(rootDir: string): ChangelogVersion[] {
   const versions = new Map<string, Map<string, ChangeEntry>>();
+  const apiChanges = new Map<string, string[]>();
   for (const { name, dir } of publicPackages(rootDir)) {
     const file = join(dir, "CHANGELOG.md");
     if (!existsSync(file)) continue;
-    for (const { version, entries } of parseChangelog(readFileSync(file, "utf8"))) {
+    for (const { version, entries, apiChanges: api } of parseChangelog(readFileSync(file, "utf8"))) {
+      if (api !== undefined && !apiChanges.has(version)) apiChanges.set(version, api);
       const merged = versions.get(version) ?? new Map<string, ChangeEntry>();
       versions.set(version, merged);
       for (const entry of entries) {
@@ -93,57 +129,50 @@ export function releasedVersions(rootDir: string): ChangelogVersion[] {
   }
   return [...versions.entries()]
     .sort(([a], [b]) => compareVersions(b, a))
-    .map(([version, merged]) => ({ version, entries: sortEntries([...merged.values()]) }));
+    .map(([version, merged]) => {
+      const api = apiChanges.get(version);
+      return { version, entries: sortEntries([...merged.values()]), ...(api === undefined ? {} : { apiChanges: api }) };
+    });
 }
 
 /**
  * One package's `CHANGELOG.md` as changesets writes it: `## <version>`, then `### Major|Minor|Patch Changes`, then
  * one bullet per change (`- <commit>: <text>`, continuation lines indented). "Updated dependencies" bullets say
- * nothing about the API and are left out.
+ * nothing about the API and are left out. An `### API changes` section (release:version) gives `apiChanges`.
  */
-export function parseChangelog(
-  source: string,
-): Array<{ version: string; entries: Array<Omit<ChangeEntry, "packages">> }> {
-  const result: Array<{ version: string; entries: Array<Omit<ChangeEntry, "packages">> }> = [];
-  let current: { version: string; entries: Array<Omit<ChangeEntry, "packages">> } | undefined;
-  let bump: Bump | undefined;
+export function parseChangelog(source: string): ParsedVersion[] {
+  const result: ParsedVersion[] = [];
+  let current: ParsedVersion | undefined;
+  let section: Bump | "api" | undefined;
   let bullet: string[] | undefined;
   const flush = () => {
-    if (bullet !== undefined && current !== undefined && bump !== undefined) {
-      const text = bullet
-        .join("\n")
-        .replace(/^[0-9a-f]{7,40}:\s*/, "")
-        .trim();
-      if (text !== "" && !/^Updated dependencies\b/.test(text)) current.entries.push({ bump, text: dedent(text) });
+    if (bullet !== undefined && current !== undefined && section !== undefined) {
+      const text = dedent(
+        bullet
+          .join("\n")
+          .replace(/^[0-9a-f]{7,40}:\s*/, "")
+          .trim(),
+      );
+      if (section === "api") current.apiChanges = [...(current.apiChanges ?? []), text];
+      else if (text !== "" && !/^Updated dependencies\b/.test(text)) current.entries.push({ bump: section, text });
     }
     bullet = undefined;
   };
   for (const line of source.split(/\r?\n/)) {
     const version = /^## (\S+)\s*$/.exec(line);
+    const kind = /^### (Major|Minor|Patch) Changes\s*$/i.exec(line);
+    if (version !== null || kind !== null || /^#{1,3} /.test(line)) flush();
     if (version !== null) {
-      flush();
       current = { version: version[1]!, entries: [] };
       result.push(current);
-      bump = undefined;
-      continue;
-    }
-    const kind = /^### (Major|Minor|Patch) Changes\s*$/i.exec(line);
-    if (kind !== null) {
-      flush();
-      bump = kind[1]!.toLowerCase() as Bump;
-      continue;
-    }
-    if (/^#{1,3} /.test(line)) {
-      flush();
-      bump = undefined;
-      continue;
-    }
-    if (line.startsWith("- ")) {
+      section = undefined;
+    } else if (kind !== null) section = kind[1]!.toLowerCase() as Bump;
+    else if (line.trim() === API_CHANGES_HEADING) section = "api";
+    else if (/^#{1,3} /.test(line)) section = undefined;
+    else if (line.startsWith("- ")) {
       flush();
       bullet = [line.slice(2)];
-    } else if (bullet !== undefined) {
-      bullet.push(line);
-    }
+    } else if (bullet !== undefined) bullet.push(line);
   }
   flush();
   return result;
@@ -161,8 +190,9 @@ export function changelogMarkdown(rootDir: string): string {
     "",
   ];
   if (versions.length === 0) lines.push("No change has been recorded yet.", "");
-  for (const { version, entries } of versions) {
+  for (const { version, entries, apiChanges } of versions) {
     lines.push(`## ${version}`, "");
+    if (apiChanges !== undefined) lines.push(...apiChangesMarkdown(version, apiChanges));
     for (const bump of bumps) {
       const ofBump = entries.filter((entry) => entry.bump === bump);
       if (ofBump.length === 0) continue;
@@ -179,6 +209,19 @@ export function changelogMarkdown(rootDir: string): string {
     }
   }
   return lines.join("\n");
+}
+
+/** A version's API changes: what the spec's changes mean for clients and servers, one bullet each. */
+function apiChangesMarkdown(version: string, apiChanges: string[]): string[] {
+  const since = version === "Unreleased" ? "since the last release" : "in this release";
+  return [
+    "### API changes",
+    "",
+    `The changes of the spec ${since}, each judged for clients (who call the API) and servers (who implement it).`,
+    "",
+    ...apiChanges.map((text) => `- ${text.replace(/\n/g, "\n  ")}`),
+    "",
+  ];
 }
 
 function sortEntries(entries: ChangeEntry[]): ChangeEntry[] {

@@ -3,7 +3,7 @@
  * after `changeset version` (the packages' CHANGELOG.md files, and maybe new changesets), on a repository laid
  * out in a temp folder the way changesets leaves it; and on this repository as it is.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -147,6 +147,46 @@ describe("docs: the changelog", () => {
     const markdown = changelogMarkdown(root);
     expect(markdown.indexOf("## Unreleased")).toBeLessThan(markdown.indexOf("## 1.1.0"));
     expect(markdown).toMatch(/## Unreleased\n\n### Breaking changes\n\n- The spec's version 2\./);
+  });
+
+  it("a release's API changes section is read back and shown under its version", () => {
+    const apiSection = [
+      "### API changes",
+      "",
+      "Spec `info.version` 1.0.0 → 1.1.0, each change judged for clients and servers by `pnpm check:api-changes`:",
+      "",
+      "- Compatible: issueLoginTicket response `data.issuedAt`: new field.",
+      "- Breaking for servers: queryViewerWatch response `data.items`: `maxItems` none → 100.",
+      "",
+    ].join("\n");
+    const root = repository({
+      ...manifests,
+      "packages/signing/CHANGELOG.md": signingChangelog.replace("## 1.1.0\n\n", `## 1.1.0\n\n${apiSection}\n`),
+    });
+    const [latest] = releasedVersions(root);
+    expect(latest?.apiChanges).toEqual([
+      "Compatible: issueLoginTicket response `data.issuedAt`: new field.",
+      "Breaking for servers: queryViewerWatch response `data.items`: `maxItems` none → 100.",
+    ]);
+    expect(latest?.entries.map((entry) => entry.bump)).toEqual(["minor", "patch"]);
+    expect(changelogMarkdown(root)).toMatch(
+      /## 1\.1\.0\n\n### API changes\n\nThe changes of the spec in this release, .*\n\n- Compatible: issueLoginTicket/,
+    );
+  });
+
+  it("Unreleased lists the spec's API changes since the released spec, judged for clients and servers", () => {
+    const spec = readFileSync(join(rootDir, "spec", "openapi.yaml"), "utf8");
+    const root = repository({
+      ...manifests,
+      "spec/openapi.released.yaml": spec,
+      "spec/openapi.yaml": spec.replace("enum: [ALL, LIVE, REPLAY]", "enum: [ALL, LIVE]"),
+    });
+    const markdown = changelogMarkdown(root);
+    expect(markdown).toContain("## Unreleased\n\n### API changes\n\nThe changes of the spec since the last release");
+    expect(markdown).toContain(
+      "- Breaking for clients: getWatchOverview request `playbackMode` and queryViewerWatch request `playbackMode` " +
+        "(schema `PlaybackMode`): no longer accepts `REPLAY`.",
+    );
   });
 
   it("with no history at all, says so", () => {

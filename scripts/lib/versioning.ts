@@ -8,8 +8,11 @@
  * Versions are compared as they will be once the pending changesets are applied (`changeset version`), so the
  * rule holds both before a release (0.x packages with a pending major changeset) and after it.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface PublicPackage {
   name: string;
@@ -115,4 +118,22 @@ export function readFixedGroups(repoRoot: string): string[][] {
     fixed?: string[][];
   };
   return config.fixed ?? [];
+}
+
+/** This repository's changesets CLI; it reads the changesets of whichever checkout it runs in. */
+const changesetCli = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "node_modules", ".bin", "changeset");
+
+/** The release plan of the pending changesets in `repoRoot`, as `changeset version` would apply it. */
+export function pendingReleasePlan(repoRoot: string): ReleasePlan {
+  const dir = mkdtempSync(join(tmpdir(), "webinar-versioning-"));
+  try {
+    const output = join(dir, "plan.json");
+    const result = spawnSync(changesetCli, ["status", `--output=${output}`], { cwd: repoRoot, encoding: "utf8" });
+    if (result.status !== 0) {
+      throw new Error(`changeset status failed:\n${`${result.stdout}${result.stderr}`.trim()}`);
+    }
+    return JSON.parse(readFileSync(output, "utf8")) as ReleasePlan;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -74,6 +74,10 @@ describe("pnpm release:version and release:publish from a fresh clone, to a loca
       return manifest.version;
     });
     releasedVersion = versions[0]!;
+    // The spec just released becomes the one `pnpm check:api-changes` compares with.
+    expect(readFileSync(join(clone, "spec", "openapi.released.yaml"), "utf8")).toContain(
+      readFileSync(join(clone, "spec", "openapi.yaml"), "utf8"),
+    );
     expect(new Set(versions)).toEqual(new Set([releasedVersion]));
     const specMajor = /^info:\n(?: {2}.*\n)*? {2}version: (\d+)\./m.exec(
       readFileSync(join(clone, "spec", "openapi.yaml"), "utf8"),

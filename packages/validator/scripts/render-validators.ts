@@ -44,6 +44,18 @@ export interface GeneratedValidator {
 }
 `;
 
+/**
+ * White space other than the ASCII space, the line and paragraph separators and the byte order mark, written as
+ * `\uXXXX` escapes. They stand in the spec's patterns as literal characters (the one spelling every regular
+ * expression engine reads); in generated code they appear only inside string literals, where the escape is the
+ * same character, and a reader (or an editor) of the file sees them.
+ */
+const escapeInvisibleCharacters = (code: string) =>
+  code.replace(
+    /[\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
+  );
+
 /** ajv standalone code for `exports` (export name -> schema ref), post-processed (scripts/ajv-standalone.ts). */
 function standaloneModuleCode(ajv: Parameters<typeof standaloneCode>[0], exports: Record<string, string>): string {
   return postProcessStandalone(standaloneCode(ajv, exports), fullFormats);
@@ -102,7 +114,9 @@ export function renderValidators(): RenderedValidators {
 
   /** One generated module: ajv's code for `exports`, the spec's hash, then `tail` (its tables). */
   const moduleText = (exports: Record<string, string>, tail: string) =>
-    `${banner}${standaloneModuleCode(ajv, exports)}\n\n${specHashDoc}\nexport const specSha256 = ${JSON.stringify(spec.sha256)};\n\n${tail}`;
+    escapeInvisibleCharacters(
+      `${banner}${standaloneModuleCode(ajv, exports)}\n\n${specHashDoc}\nexport const specSha256 = ${JSON.stringify(spec.sha256)};\n\n${tail}`,
+    );
   /** Its declarations: the spec's hash, then `tail`. */
   const declarationsText = (head: string, tail: string) =>
     `${banner}\n${head}\n${specHashDoc}\nexport declare const specSha256: string;\n\n${tail}`;

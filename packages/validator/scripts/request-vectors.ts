@@ -253,6 +253,11 @@ const upsertViewer: Vector[] = [
     "/phone",
   ),
   invalid(
+    "phone: a line feed at the end is not part of the format -> REQUEST_INVALID",
+    { externalUserId: "crm-000123", phone: "13800138000\n" },
+    "/phone",
+  ),
+  invalid(
     "phone is a string: a number -> REQUEST_INVALID",
     { externalUserId: "crm-000123", phone: 13800138000 },
     "/phone",
@@ -611,6 +616,11 @@ const queryViewerWatch: Vector[] = [
     (text) => ({ ...query, externalUserIds: ["crm-000123", `crm${text}000124`] }),
     "/externalUserIds/1",
   ),
+  invalid(
+    "Conventions: text has no control characters: LF (U+000A) at the end of an externalUserIds entry -> REQUEST_INVALID",
+    { ...query, externalUserIds: ["crm-000124\n"] },
+    "/externalUserIds/0",
+  ),
   ok("minWatchSeconds 0 means no lower bound -> valid", { ...query, minWatchSeconds: 0 }),
   ok("minWatchSeconds 600 -> valid", { ...query, minWatchSeconds: 600 }),
   invalid(
@@ -648,6 +658,11 @@ const queryViewerWatch: Vector[] = [
     (text) => ({ ...query, cursor: `c1.${text}.5f1d0a` }),
     "/cursor",
     "WATCH_REQUEST_INVALID",
+  ),
+  watchInvalid(
+    "Conventions: text has no control characters: LF (U+000A) at the end of cursor (its own code) -> WATCH_REQUEST_INVALID",
+    { ...query, cursor: "c1.5f1d0a\n" },
+    "/cursor",
   ),
   invalid("cursor omitted on the first request, not null -> REQUEST_INVALID", { ...query, cursor: null }, "/cursor"),
   invalid(

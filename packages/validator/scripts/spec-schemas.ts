@@ -55,7 +55,14 @@ export const ajvOptions = {
  * a `pattern` asks for (the `message` of its `details.errors` entry); the others only document.
  */
 export const ERROR_CODE_KEYWORD = "x-error-code";
+/** Beside a text pattern: lone surrogates are refused too (compiled into the pattern, see `compiledPattern`). */
+export const NO_LONE_SURROGATES_KEYWORD = "x-no-lone-surrogates";
 const DOCUMENTATION_KEYWORDS = ["x-enumDescriptions", "x-httpStatus", "x-retry"] as const;
+/**
+ * Integer formats are annotations for code generators that pick an integer type by them: the range of every
+ * integer is its `minimum` and `maximum`, so a value out of range gets one error (the bound's), not two.
+ */
+const ANNOTATION_FORMATS = ["int32", "int64"] as const;
 
 export interface LoadedSpec {
   text: string;
@@ -69,14 +76,38 @@ export function loadSpec(file: string = specFile): LoadedSpec {
 }
 
 const COMPONENT_REF = "#/components/schemas/";
+/** The one pattern shape that `x-no-lone-surrogates` may sit beside: a negated class over the whole string. */
+const TEXT_PATTERN = /^\^\[\^(.+)\]\*\$$/s;
 
-/** Deep copy with every `#/components/schemas/X` reference pointed at `COMPONENTS_ID#/$defs/X`. */
+/**
+ * The pattern the validators compile for a schema. The spec's patterns are portable (no `\p{...}`), so the rule
+ * no portable pattern can say, no lone surrogate, sits beside the pattern as `x-no-lone-surrogates: true`. The
+ * validators compile patterns with the `u` flag, in which `\p{Cs}` matches exactly a lone surrogate: added to the
+ * pattern's negated class, it makes one pattern of both rules, so such a value gets one `pattern` error with the
+ * pattern's message, as any other forbidden character does.
+ */
+export function compiledPattern(schema: JsonObject): Json | undefined {
+  if (schema[NO_LONE_SURROGATES_KEYWORD] !== true) return schema.pattern;
+  const match = typeof schema.pattern === "string" ? TEXT_PATTERN.exec(schema.pattern) : null;
+  if (match === null)
+    throw new Error(
+      `${NO_LONE_SURROGATES_KEYWORD} needs a pattern of the form ^[^...]*$, got ${String(schema.pattern)}`,
+    );
+  return `^[^${match[1]}\\p{Cs}]*$`;
+}
+
+/**
+ * Deep copy with every `#/components/schemas/X` reference pointed at `COMPONENTS_ID#/$defs/X`, and each pattern
+ * as the validators compile it (`compiledPattern`).
+ */
 function rewriteRefs(node: Json): Json {
   if (Array.isArray(node)) return node.map(rewriteRefs);
   if (node === null || typeof node !== "object") return node;
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "$ref" && typeof value === "string") {
+    if (key === "pattern") {
+      copy[key] = compiledPattern(node) ?? value;
+    } else if (key === "$ref" && typeof value === "string") {
       if (!value.startsWith(COMPONENT_REF))
         throw new Error(`unsupported $ref ${value}: only ${COMPONENT_REF}* is resolved`);
       copy[key] = `${COMPONENTS_ID}#/$defs/${value.slice(COMPONENT_REF.length)}`;
@@ -115,7 +146,7 @@ export interface SpecSchemas {
   operations: OperationSchemas[];
   /** The schemas to add to ajv: one document with every component and every narrowed error envelope as `$defs`. */
   schemas: JsonObject[];
-  /** Each `pattern` of the spec's schemas -> its `x-pattern-message`. */
+  /** Each pattern the validators compile (`compiledPattern`) -> its `x-pattern-message`. */
   patternMessages: Record<string, string>;
 }
 
@@ -206,7 +237,9 @@ export function buildSpecSchemas(spec: LoadedSpec = loadSpec()): SpecSchemas {
       responses,
     });
   }
-  const patternMessages = collectPatternMessages(document.components.schemas, "#/components/schemas");
+  const patternMessages = collectPatternMessages(document.components.schemas, "#/components/schemas", (schema) =>
+    compiledPattern(schema as JsonObject),
+  );
   return { spec, operations, schemas, patternMessages };
 }
 
@@ -221,6 +254,8 @@ export function createSpecAjv(specSchemas: SpecSchemas, extra: Options = {}): Aj
   // Registered so strict mode accepts it; its meta-schema makes a misspelt code in the spec fail generation.
   ajv.addKeyword({ keyword: ERROR_CODE_KEYWORD, schemaType: "string", metaSchema: { enum: errorCodes } });
   ajv.addKeyword({ keyword: PATTERN_MESSAGE_KEYWORD, schemaType: "string" });
+  ajv.addKeyword({ keyword: NO_LONE_SURROGATES_KEYWORD, schemaType: "boolean" });
+  for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
   for (const keyword of DOCUMENTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: "object" });
   for (const schema of specSchemas.schemas) ajv.addSchema(schema);
   return ajv;

@@ -14,8 +14,9 @@
  *   omitted one, so it is removed and the handler sees one representation of "keep".
  *
  * Each list on its own above 300 items, a cursor longer than 1024 characters, and every character rule (no
- * control characters, line separators or lone surrogates) are schema rules (`maxItems`, `maxLength`, `pattern`);
- * they are not repeated here. Limits come from `limits` (the spec's `x-limits`), never literals.
+ * control characters, line separators or lone surrogates) are schema rules (`maxItems`, `maxLength`, `pattern`;
+ * the spec's `x-no-lone-surrogates` beside a pattern is compiled into it by the generator, see
+ * scripts/spec-schemas.ts `compiledPattern`); they are not repeated here. Limits come from `limits` (the spec's `x-limits`), never literals.
  */
 import { limits, type OperationId } from "@org/webinar-types";
 import type { CodedIssue } from "./request-schema";
