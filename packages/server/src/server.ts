@@ -12,6 +12,8 @@ import type { Kysely } from "kysely";
 import type { NonceStore } from "@org/webinar-validator";
 import { createApp, type AppEnv } from "./app";
 import { createApiKeyStore } from "./auth/api-keys";
+import type { ChangeFeed } from "./cache/change-feed";
+import { openChangeFeed } from "./cache/open-change-feed";
 import { openNonceStore, type ServerNonceStore } from "./auth/nonce-stores";
 import { createVerifier } from "./auth/verifier";
 import { createSecretBox, type SecretBox } from "./auth/secret-box";
@@ -33,6 +35,7 @@ import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/w
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
 import { createDisplayNameModerator } from "./viewers/moderation";
 import { startFinalizer, type Finalizer } from "./watch-data/finalize";
+import { createWebinarDirectory } from "./webinars/webinar-directory";
 import type { DestinationStream } from "pino";
 
 /** Replacements for the outside world; all optional. */
@@ -130,6 +133,7 @@ async function buildServices(
   config: ServerConfig,
   options: ServerOptions,
   db: Kysely<Database>,
+  changes: ChangeFeed,
   nonces: ServerNonceStore,
   listeningPort: () => number | undefined,
   logger: Logger,
@@ -140,21 +144,24 @@ async function buildServices(
     runtime,
   );
   await checkSecretKey(db, box);
-  const apiKeys = createApiKeyStore(db, box, runtime);
+  const apiKeys = createApiKeyStore(db, box, runtime, changes);
+  const webinars = createWebinarDirectory(db, changes);
   const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort() ?? config.port}`;
   return {
     config,
     db,
     runtime,
     logger,
+    changes,
+    webinars,
     apiKeys,
-    moderator: createDisplayNameModerator(db, {
+    moderator: createDisplayNameModerator(db, changes, {
       url: config.moderationUrl,
       timeoutMs: config.moderationTimeoutMs,
       fetch: options.fetch ?? globalThis.fetch,
     }),
-    webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(db),
-    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
+    webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(webinars),
+    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, changes, defaultWatchOrigin),
     verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
     cursorKey: box.deriveKey("viewer watch cursor v1"),
   };
@@ -242,13 +249,16 @@ export async function createServerOn(
   let listeningPort: number | undefined;
   let services: AppServices;
   let demo: DemoSeed;
+  let changes: ChangeFeed | undefined;
   try {
-    services = await buildServices(config, options, db, nonces, () => listeningPort, logger);
+    changes = await startStep("database", () => openChangeFeed(config.storage, storage.database, logger));
+    services = await buildServices(config, options, db, changes, nonces, () => listeningPort, logger);
     demo = config.seedDemo ? await seedDemo(db, services.apiKeys, runtime) : { kind: "none" };
     // WEBINAR_ADMIN_TOKEN, or the demo's own token on its data directory (seed/demo-credentials.ts).
     const adminToken = await startStep("data directory", () => resolveAdminToken(config, demo, runtime));
     services = { ...services, config: { ...services.config, adminToken } };
   } catch (error) {
+    await changes?.close().catch(() => undefined);
     await nonces.close().catch(() => undefined);
     await closeStorage(storage).catch(() => undefined);
     throw error;
@@ -262,7 +272,7 @@ export async function createServerOn(
   applyConnectionLimits(httpServer, config);
   const requests = trackRequests(httpServer);
   const stopPruning = startPruning(services, nonces);
-  const finalizer = startFinalizer(db, runtime, logger, config.finalizePollMs);
+  const finalizer = startFinalizer(db, services.changes, runtime, logger, config.finalizePollMs);
 
   let url: string | undefined;
   let closing: Promise<void> | undefined;
@@ -288,6 +298,7 @@ export async function createServerOn(
         if (httpServer.listening)
           logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
         await requests.close(config.shutdownGraceMs);
+        await services.changes.close();
         await nonces.close();
         await closeStorage(storage);
         logger.info("closed");

@@ -1,5 +1,6 @@
 /** Everything the routes need, built once by server.ts and passed down (no module-level state). */
 import type { Kysely } from "kysely";
+import type { ChangeFeed } from "./cache/change-feed";
 import type { RequestVerifier } from "@org/webinar-validator";
 import type { ApiKeyStore } from "./auth/api-keys";
 import type { ServerConfig } from "./config";
@@ -9,12 +10,17 @@ import type { Runtime } from "./runtime";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
 import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
 import type { DisplayNameModerator } from "./viewers/moderation";
+import type { WebinarDirectory } from "./webinars/webinar-directory";
 
 export interface AppServices {
   config: ServerConfig;
   db: Kysely<Database>;
   runtime: Runtime;
   logger: Logger;
+  /** Announces changes of cached data to every process, and tells this process's caches of them. */
+  changes: ChangeFeed;
+  /** Webinars by public code, read from memory. */
+  webinars: WebinarDirectory;
   apiKeys: ApiKeyStore;
   moderator: DisplayNameModerator;
   webinarMetadata: WebinarMetadataSource;

@@ -1,7 +1,7 @@
 /**
  * The live lifecycle of a webinar (admin `live` and `finalize`). Each transition is a conditional UPDATE on the
  * status it starts from, recorded in webinar_live_events in the same transaction, so concurrent actions apply
- * in some order and never skip a state. What the states mean for the watch statistics (Data states dataState,
+ * in some order and never skip a state; each announces the `webinars` topic. What the states mean for the watch statistics (Data states dataState,
  * queryViewerWatch WATCH_DATA_NOT_FINAL) is read from these columns by the watch-data operations.
  */
 import type { LiveAction, LiveStatus } from "../db/schema";
@@ -39,7 +39,7 @@ export async function applyLiveAction(
   ticketCode: string,
   action: LiveAction,
 ): Promise<{ liveStatus: LiveStatus }> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.changes.write("webinars", async (trx) => {
     const webinar = await trx
       .selectFrom("webinars")
       .select(["id", "live_status"])
@@ -86,7 +86,7 @@ export async function finalizeLiveData(
   ctx: AdminContext,
   ticketCode: string,
 ): Promise<{ ticketCode: string; liveStatus: LiveStatus; finalizedAt: string }> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.changes.write("webinars", async (trx) => {
     const webinar = await trx
       .selectFrom("webinars")
       .select(["id", "live_status", "live_finalized_at"])

@@ -1,6 +1,6 @@
 /**
- * Admin operations on merchants and their API keys (admin-openapi.yaml). Suspension and revocation are plain
- * writes: the Open API reads key and merchant status on every request, so they apply from the next request.
+ * Admin operations on merchants and their API keys (admin-openapi.yaml). Suspension and revocation announce the
+ * `credentials` topic (cache/change-feed.ts): every process reads the key's credential anew.
  */
 import type { ApiKeyStore } from "../auth/api-keys";
 import type { MerchantStatus } from "../db/schema";
@@ -36,7 +36,9 @@ export async function setMerchantStatus(
   merchantId: string,
   status: MerchantStatus,
 ): Promise<{ merchantId: string; status: MerchantStatus }> {
-  const result = await ctx.db.updateTable("merchants").set({ status }).where("id", "=", merchantId).executeTakeFirst();
+  const result = await ctx.changes.write("credentials", (trx) =>
+    trx.updateTable("merchants").set({ status }).where("id", "=", merchantId).executeTakeFirst(),
+  );
   if (result.numUpdatedRows === 0n) throw merchantNotFound(merchantId);
   return { merchantId, status };
 }

@@ -79,6 +79,7 @@ export function createAdminRunner(services: AppServices): AdminRunner {
     db: services.db,
     runtime: services.runtime,
     apiKeys: services.apiKeys,
+    changes: services.changes,
     finalizeGraceSeconds: services.config.finalizeGraceSeconds,
   };
   return async (operationId, params, text, contentType, authorization) => {

@@ -86,11 +86,9 @@ export async function setWebinarStatus(
   ticketCode: string,
   status: WebinarStatus,
 ): Promise<{ ticketCode: string; status: WebinarStatus }> {
-  const result = await ctx.db
-    .updateTable("webinars")
-    .set({ status })
-    .where("ticket_code", "=", ticketCode)
-    .executeTakeFirst();
+  const result = await ctx.changes.write("webinars", (trx) =>
+    trx.updateTable("webinars").set({ status }).where("ticket_code", "=", ticketCode).executeTakeFirst(),
+  );
   if (result.numUpdatedRows === 0n) throw new ServiceError("WEBINAR_NOT_FOUND", `no webinar ${ticketCode}`);
   return { ticketCode, status };
 }
@@ -111,12 +109,14 @@ export async function setWebinarVideo(
           .select(["live_video_url", "replay_video_url"])
           .where("ticket_code", "=", ticketCode)
           .executeTakeFirst()
-      : await ctx.db
-          .updateTable("webinars")
-          .set(changes)
-          .where("ticket_code", "=", ticketCode)
-          .returning(["live_video_url", "replay_video_url"])
-          .executeTakeFirst();
+      : await ctx.changes.write("webinars", (trx) =>
+          trx
+            .updateTable("webinars")
+            .set(changes)
+            .where("ticket_code", "=", ticketCode)
+            .returning(["live_video_url", "replay_video_url"])
+            .executeTakeFirst(),
+        );
   if (row === undefined) throw new ServiceError("WEBINAR_NOT_FOUND", `no webinar ${ticketCode}`);
   return { ticketCode, liveVideoUrl: row.live_video_url, replayVideoUrl: row.replay_video_url };
 }

@@ -1,9 +1,12 @@
 /**
  * API keys and their secrets (the `ApiKey` security scheme of spec/openapi.yaml). The admin API creates and revokes
- * them; the verifier reads a key from the database on every request, so a revocation or a merchant suspension takes
- * effect on the very next request in every process.
+ * them. The verifier reads a key's credential (its opened secret, merchant and merchant status) from memory; a
+ * revocation or a merchant's status change announces the `credentials` topic (cache/change-feed.ts), so it is
+ * refused at once by the process that made the change and within a second by every other.
  */
 import type { Kysely, Transaction } from "kysely";
+import type { ChangeFeed } from "../cache/change-feed";
+import { createReadThroughCache } from "../cache/read-through-cache";
 import type { Database, MerchantStatus } from "../db/schema";
 import { randomBase62, type Runtime } from "../runtime";
 import type { SecretBox } from "./secret-box";
@@ -42,22 +45,36 @@ function newSecret(runtime: Runtime): string {
   return runtime.randomBytes(32).toString("base64url");
 }
 
-const OPENED_LIMIT = 10_000;
+/** How many keys' credentials are kept in memory. */
+const KEPT_CREDENTIALS = 10_000;
 
-export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime: Runtime): ApiKeyStore {
-  // Opened secrets by key and sealed form (never by a plaintext): the row, and so the key's status, is read on
-  // every request; only the decryption of an unchanged sealed value is skipped.
-  const opened = new Map<string, string>();
-  const open = (sealed: string, apiKey: string): string => {
-    const cacheKey = `${apiKey}\n${sealed}`;
-    let secret = opened.get(cacheKey);
-    if (secret === undefined) {
-      secret = box.open(sealed, apiKey);
-      if (opened.size >= OPENED_LIMIT) opened.clear();
-      opened.set(cacheKey, secret);
-    }
-    return secret;
-  };
+export function createApiKeyStore(
+  db: Kysely<Database>,
+  box: SecretBox,
+  runtime: Runtime,
+  changes: ChangeFeed,
+): ApiKeyStore {
+  const credentials = createReadThroughCache<string, Credential>({
+    feed: changes,
+    topic: "credentials",
+    max: KEPT_CREDENTIALS,
+    load: async (apiKey) => {
+      const row = await db
+        .selectFrom("api_keys as k")
+        .innerJoin("merchants as m", "m.id", "k.merchant_id")
+        .select(["k.secret_sealed", "k.merchant_id", "m.status as merchant_status"])
+        .where("k.api_key", "=", apiKey)
+        .where("k.status", "=", "ACTIVE")
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      return {
+        apiKey,
+        secret: box.open(row.secret_sealed, apiKey),
+        merchantId: row.merchant_id,
+        merchantStatus: row.merchant_status,
+      };
+    },
+  });
   return {
     async create(merchantId, executor = db) {
       const apiKey = newApiKey(runtime);
@@ -75,32 +92,22 @@ export function createApiKeyStore(db: Kysely<Database>, box: SecretBox, runtime:
         .execute();
       return { apiKey, secret };
     },
-    async revoke(apiKey) {
-      const result = await db
-        .updateTable("api_keys")
-        .set({ status: "REVOKED", revoked_at: new Date(runtime.now()) })
-        .where("api_key", "=", apiKey)
-        .where("status", "=", "ACTIVE")
-        .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) return true;
-      const exists = await db.selectFrom("api_keys").select("api_key").where("api_key", "=", apiKey).executeTakeFirst();
-      return exists !== undefined;
-    },
-    async findActive(apiKey) {
-      const row = await db
-        .selectFrom("api_keys as k")
-        .innerJoin("merchants as m", "m.id", "k.merchant_id")
-        .select(["k.secret_sealed", "k.merchant_id", "m.status as merchant_status"])
-        .where("k.api_key", "=", apiKey)
-        .where("k.status", "=", "ACTIVE")
-        .executeTakeFirst();
-      if (row === undefined) return null;
-      return {
-        apiKey,
-        secret: open(row.secret_sealed, apiKey),
-        merchantId: row.merchant_id,
-        merchantStatus: row.merchant_status,
-      };
-    },
+    revoke: (apiKey) =>
+      changes.write("credentials", async (trx) => {
+        const result = await trx
+          .updateTable("api_keys")
+          .set({ status: "REVOKED", revoked_at: new Date(runtime.now()) })
+          .where("api_key", "=", apiKey)
+          .where("status", "=", "ACTIVE")
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) return true;
+        const exists = await trx
+          .selectFrom("api_keys")
+          .select("api_key")
+          .where("api_key", "=", apiKey)
+          .executeTakeFirst();
+        return exists !== undefined;
+      }),
+    findActive: async (apiKey) => (await credentials.get(apiKey)) ?? null,
   };
 }

@@ -18,6 +18,8 @@ import type { Database } from "./schema";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: StorageConfig["kind"];
+  /** The embedded database itself (its LISTEN/NOTIFY works inside this process); undefined on PostgreSQL. */
+  pglite: PGlite | undefined;
   /** Closes the pool or the embedded database. */
   close(): Promise<void>;
 }
@@ -53,8 +55,9 @@ async function openPglite(dataDir: string, options: ConnectOptions): Promise<PGl
  */
 export async function connectDatabase(storage: StorageConfig, options: ConnectOptions): Promise<DatabaseHandle> {
   let db: Kysely<Database>;
+  let pglite: PGlite | undefined;
   if (storage.kind === "pglite") {
-    const pglite = await openPglite(storage.dataDir, options);
+    pglite = await openPglite(storage.dataDir, options);
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   } else {
     const pool = new pg.Pool({
@@ -82,5 +85,5 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     await db.destroy().catch(() => undefined);
     throw error;
   }
-  return { db, kind: storage.kind, close: () => db.destroy() };
+  return { db, kind: storage.kind, pglite, close: () => db.destroy() };
 }

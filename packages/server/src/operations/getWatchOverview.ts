@@ -3,4 +3,4 @@ import type { OperationHandler } from "./handler";
 import { readWatchOverview } from "./watch-data";
 
 export const handleGetWatchOverview: OperationHandler<"getWatchOverview"> = async ({ merchantId, body }, services) =>
-  readWatchOverview(services.db, merchantId, body);
+  readWatchOverview(services, merchantId, body);

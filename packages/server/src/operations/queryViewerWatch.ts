@@ -3,4 +3,4 @@ import type { OperationHandler } from "./handler";
 import { readViewerWatch } from "./watch-data";
 
 export const handleQueryViewerWatch: OperationHandler<"queryViewerWatch"> = async ({ merchantId, body }, services) =>
-  readViewerWatch(services.db, merchantId, body, services.cursorKey);
+  readViewerWatch(services, merchantId, body, services.cursorKey);

@@ -17,40 +17,51 @@ import { liveDataNotFinal } from "../watch-data/data-state";
 import { readOverview } from "../watch-data/overview";
 import { cursorOf, readViewerPage } from "../watch-data/viewer-query";
 import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-state";
+import type { WebinarDirectory } from "../webinars/webinar-directory";
 
 const UNAVAILABLE = "watch data is temporarily unavailable";
 
-async function requireWebinar(db: Kysely<Database>, merchantId: string, ticketCode: string): Promise<WatchedWebinar> {
+/** Where the watch-data operations read: the statistics, and the webinars (from memory). */
+export interface WatchDataSources {
+  db: Kysely<Database>;
+  webinars: WebinarDirectory;
+}
+
+async function requireWebinar(
+  { webinars }: WatchDataSources,
+  merchantId: string,
+  ticketCode: string,
+): Promise<WatchedWebinar> {
   const webinar = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
-    findWatchedWebinar(db, merchantId, ticketCode),
+    findWatchedWebinar(webinars, merchantId, ticketCode),
   );
   if (webinar === null) throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode in this merchant");
   return webinar;
 }
 
 export async function readWatchOverview(
-  db: Kysely<Database>,
+  sources: WatchDataSources,
   merchantId: string,
   body: GetWatchOverviewRequest,
 ): Promise<WatchOverview> {
-  const webinar = await requireWebinar(db, merchantId, body.ticketCode);
+  const webinar = await requireWebinar(sources, merchantId, body.ticketCode);
   return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
-    readOverview(db, webinar, body.ticketCode, body.playbackMode),
+    readOverview(sources.db, webinar, body.ticketCode, body.playbackMode),
   );
 }
 
 export async function readViewerWatch(
-  db: Kysely<Database>,
+  sources: WatchDataSources,
   merchantId: string,
   body: QueryViewerWatchRequest,
   cursorKey: Buffer,
 ): Promise<ViewerWatchPage> {
-  const webinar = await requireWebinar(db, merchantId, body.ticketCode);
+  const webinar = await requireWebinar(sources, merchantId, body.ticketCode);
   const after = cursorOf(body, cursorKey);
   if (liveDataNotFinal(body.playbackMode, webinar)) {
     throw new ServiceError("WATCH_DATA_NOT_FINAL", "live watch data is not final yet; retry later with a new nonce");
   }
   return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
-    readViewerPage(db, merchantId, webinar, body, after, cursorKey),
+    readViewerPage(sources.db, merchantId, webinar, body, after, cursorKey),
   );
 }

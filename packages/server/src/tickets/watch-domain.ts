@@ -1,12 +1,11 @@
 /**
- * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom watch
- * domain, or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step of its
- * own.
- *
- * A merchant's watch origin is set when the merchant is created and no operation changes it, so a found origin
- * is remembered per process (bounded); an operation that changes it must invalidate this cache.
+ * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom
+ * watch domain, or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step
+ * of its own. A merchant's watch origin is read from memory (topic `watchOrigins`, cache/change-feed.ts).
  */
 import type { Kysely } from "kysely";
+import type { ChangeFeed } from "../cache/change-feed";
+import { createReadThroughCache } from "../cache/read-through-cache";
 import type { Database } from "../db/schema";
 
 export interface WatchDomainResolver {
@@ -14,26 +13,33 @@ export interface WatchDomainResolver {
   originFor(merchantId: string): Promise<string>;
 }
 
-const CACHE_LIMIT = 10_000;
+/** How many merchants' watch origins are kept in memory. */
+const KEPT_ORIGINS = 10_000;
 
 /** `defaultOrigin` is read per call: with PORT=0 it is only known once the server listens. */
-export function createWatchDomainResolver(db: Kysely<Database>, defaultOrigin: () => string): WatchDomainResolver {
-  const origins = new Map<string, string | null>();
+export function createWatchDomainResolver(
+  db: Kysely<Database>,
+  changes: ChangeFeed,
+  defaultOrigin: () => string,
+): WatchDomainResolver {
+  // A merchant without a watch domain of its own is kept as "", so it is not looked up again.
+  const origins = createReadThroughCache<string, string>({
+    feed: changes,
+    topic: "watchOrigins",
+    max: KEPT_ORIGINS,
+    load: async (merchantId) => {
+      const row = await db
+        .selectFrom("merchants")
+        .select("watch_origin")
+        .where("id", "=", merchantId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : (row.watch_origin ?? "");
+    },
+  });
   return {
     async originFor(merchantId) {
-      let origin = origins.get(merchantId);
-      if (origin === undefined) {
-        const row = await db
-          .selectFrom("merchants")
-          .select("watch_origin")
-          .where("id", "=", merchantId)
-          .executeTakeFirst();
-        if (row === undefined) return defaultOrigin();
-        origin = row.watch_origin;
-        if (origins.size >= CACHE_LIMIT) origins.clear();
-        origins.set(merchantId, origin);
-      }
-      return origin ?? defaultOrigin();
+      const origin = await origins.get(merchantId);
+      return origin === undefined || origin === "" ? defaultOrigin() : origin;
     },
   };
 }

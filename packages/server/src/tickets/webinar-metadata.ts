@@ -2,8 +2,8 @@
  * The webinar-metadata lookup of ticket issuing (issueLoginTicket): which webinar a `ticketCode` names within the
  * merchant, and its state. Its failure is 503 PUBLIC_METADATA_UNAVAILABLE, so it is a step of its own.
  */
-import type { Kysely } from "kysely";
-import type { Database, WebinarStatus } from "../db/schema";
+import type { WebinarStatus } from "../db/schema";
+import type { WebinarDirectory } from "../webinars/webinar-directory";
 
 export interface WebinarMetadata {
   id: string;
@@ -15,16 +15,13 @@ export interface WebinarMetadataSource {
   find(merchantId: string, ticketCode: string): Promise<WebinarMetadata | null>;
 }
 
-export function createWebinarMetadataSource(db: Kysely<Database>): WebinarMetadataSource {
+export function createWebinarMetadataSource(webinars: WebinarDirectory): WebinarMetadataSource {
   return {
     async find(merchantId, ticketCode) {
-      const row = await db
-        .selectFrom("webinars")
-        .select(["id", "status"])
-        .where("ticket_code", "=", ticketCode)
-        .where("merchant_id", "=", merchantId)
-        .executeTakeFirst();
-      return row ?? null;
+      const webinar = await webinars.byTicketCode(ticketCode);
+      return webinar === undefined || webinar.merchantId !== merchantId
+        ? null
+        : { id: webinar.id, status: webinar.status };
     },
   };
 }

@@ -9,6 +9,8 @@
  * WEBINAR_MODERATION_TIMEOUT_MS) makes the upsert answer 503 CONTENT_MODERATION_UNAVAILABLE.
  */
 import type { Kysely } from "kysely";
+import type { ChangeFeed } from "../cache/change-feed";
+import { createReadThroughCache } from "../cache/read-through-cache";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 
@@ -65,14 +67,27 @@ async function askExternalService(
   return allowed ? null : ((matches as string[] | undefined) ?? []);
 }
 
-export function createDisplayNameModerator(db: Kysely<Database>, options: ModerationOptions): DisplayNameModerator {
+/**
+ * The moderator of one server. The blocked terms are read from memory (the admin API's replacement announces the
+ * `blockedTerms` topic, cache/change-feed.ts).
+ */
+export function createDisplayNameModerator(
+  db: Kysely<Database>,
+  changes: ChangeFeed,
+  options: ModerationOptions,
+): DisplayNameModerator {
+  const blockedTerms = createReadThroughCache<"terms", string[]>({
+    feed: changes,
+    topic: "blockedTerms",
+    max: 1,
+    load: async () => {
+      const rows = await db.selectFrom("moderation_blocked_terms").select("term").orderBy("position").execute();
+      return rows.map((row) => row.term);
+    },
+  });
   return {
     async check(text) {
-      const rows = await db.selectFrom("moderation_blocked_terms").select("term").orderBy("position").execute();
-      const blocked = matchBlockedTerms(
-        text,
-        rows.map((row) => row.term),
-      );
+      const blocked = matchBlockedTerms(text, (await blockedTerms.get("terms")) ?? []);
       if (blocked.length > 0) {
         throw new ServiceError("CONTENT_SENSITIVE", "displayName was rejected by content moderation", {
           matches: blocked,

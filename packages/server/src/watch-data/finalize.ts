@@ -1,5 +1,5 @@
 /**
- * Live-data finalization (issue: "finalization"). When the live ends, is cancelled or fails, its data is
+ * Live-data finalization. When the live ends, is cancelled or fails, its data is
  * FINALIZING and `webinars.live_finalize_due_at` is set to that time + `WEBINAR_FINALIZE_GRACE_SECONDS`. The
  * finalizer (every process runs one) claims due webinars with `FOR UPDATE SKIP LOCKED`, closes their open LIVE
  * playback sessions at their last heartbeat, sets `live_finalized_at` (only where it is still null) and records one
@@ -7,6 +7,7 @@
  * several processes on one database never finalize a webinar twice; the admin `finalize` runs the same step now.
  */
 import type { Kysely, Transaction } from "kysely";
+import type { ChangeFeed } from "../cache/change-feed";
 import type { Database } from "../db/schema";
 import type { Logger } from "../log";
 import { randomBase62, type Runtime } from "../runtime";
@@ -66,8 +67,16 @@ export async function finalizeLockedWebinar(
   return true;
 }
 
-/** Finalizes every webinar due at the runtime's now (in batches); returns how many this call finalized. */
-export async function finalizeDueWebinars(db: Kysely<Database>, runtime: Runtime, batchSize = 50): Promise<number> {
+/**
+ * Finalizes every webinar due at the runtime's now (in batches); returns how many this call finalized. A batch
+ * that finalized any announces the `webinars` topic.
+ */
+export async function finalizeDueWebinars(
+  db: Kysely<Database>,
+  changes: ChangeFeed,
+  runtime: Runtime,
+  batchSize = 50,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
@@ -75,8 +84,10 @@ export async function finalizeDueWebinars(db: Kysely<Database>, runtime: Runtime
       const due = await claimDue(trx, now, batchSize);
       let count = 0;
       for (const { id } of due) if (await finalizeLockedWebinar(trx, id, now, runtime)) count += 1;
+      if (count > 0) await changes.announce(trx, "webinars");
       return { count, claimed: due.length };
     });
+    if (done.count > 0) changes.changed("webinars");
     total += done.count;
     if (done.claimed < batchSize) return total;
   }
@@ -89,11 +100,17 @@ export interface Finalizer {
 }
 
 /** Runs a pass at start and then every `intervalMs`; passes never overlap; failures are logged and retried. */
-export function startFinalizer(db: Kysely<Database>, runtime: Runtime, logger: Logger, intervalMs: number): Finalizer {
+export function startFinalizer(
+  db: Kysely<Database>,
+  changes: ChangeFeed,
+  runtime: Runtime,
+  logger: Logger,
+  intervalMs: number,
+): Finalizer {
   let running: Promise<number> | undefined;
   let stopped = false;
   const runOnce = (): Promise<number> => {
-    running ??= finalizeDueWebinars(db, runtime)
+    running ??= finalizeDueWebinars(db, changes, runtime)
       .then((count) => {
         if (count > 0) logger.info({ count }, "live data finalized");
         return count;

@@ -1,6 +1,5 @@
 /** The webinar a watch-data query names, with its live lifecycle; null when it is not the merchant's. */
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema";
+import type { WebinarDirectory } from "../webinars/webinar-directory";
 import type { LiveState } from "./data-state";
 
 export interface WatchedWebinar extends LiveState {
@@ -8,21 +7,12 @@ export interface WatchedWebinar extends LiveState {
 }
 
 export async function findWatchedWebinar(
-  db: Kysely<Database>,
+  webinars: WebinarDirectory,
   merchantId: string,
   ticketCode: string,
 ): Promise<WatchedWebinar | null> {
-  const row = await db
-    .selectFrom("webinars")
-    .select(["id", "live_status", "live_started_at", "live_finalized_at"])
-    .where("ticket_code", "=", ticketCode)
-    .where("merchant_id", "=", merchantId)
-    .executeTakeFirst();
-  if (row === undefined) return null;
-  return {
-    id: row.id,
-    liveStatus: row.live_status,
-    liveStartedAt: row.live_started_at,
-    liveFinalizedAt: row.live_finalized_at,
-  };
+  const webinar = await webinars.byTicketCode(ticketCode);
+  if (webinar === undefined || webinar.merchantId !== merchantId) return null;
+  const { id, liveStatus, liveStartedAt, liveFinalizedAt } = webinar;
+  return { id, liveStatus, liveStartedAt, liveFinalizedAt };
 }
