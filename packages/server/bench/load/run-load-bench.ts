@@ -124,7 +124,7 @@ async function started(starting: Promise<RunningProcess>): Promise<RunningProces
 
 /**
  * The server as `node <main.js>` with the admin contract's environment; no demo data (the fixture makes its own).
- * With `profile`, under `node --cpu-prof`: the profile is written to `profile.file` when the server exits.
+ * With `profile`, under `node --cpu-prof`: the profile is written to `<directory>/<name>` when the server exits.
  */
 function startServer(
   options: LoadBenchOptions,
