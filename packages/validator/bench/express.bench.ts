@@ -9,13 +9,15 @@
  *
  * autocannon sends every request signed afresh (`setupRequest`), the three apps in turn for a few rounds (the
  * order rotated each round), and checks every answer. Printed: req/s of each app and its ratio to bare Express,
- * the median over the rounds of each round's ratio, so the drift of this shared machine stays out of it. Never a
+ * the median over the rounds of each round's ratio, so the drift of this shared machine stays out of it; and the
+ * app process's CPU time per request (Linux), which neighbours on a shared machine disturb less than req/s. Never a
  * test: figures depend on the machine, so nothing here asserts a time. The apps import the built package, what
  * users import (`pnpm bench` builds first).
  *
  * Options: --rounds <n> (5), --duration <s> per app and round (5), --warmup <s> per app (2), --connections <n> (16).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -36,6 +38,12 @@ interface RunningApp {
   kind: AppKind;
   url: string;
   child: ChildProcess;
+}
+
+interface Round {
+  requestsPerSecond: number;
+  /** CPU time of the app's process per answer; NaN where /proc is missing. */
+  cpuMicrosPerRequest: number;
 }
 
 interface Tally {
@@ -93,8 +101,32 @@ function stopApp(app: RunningApp): Promise<void> {
   return exited;
 }
 
-/** Drives one app for `seconds`; its requests per second, every answer checked into `tally`. */
-function drive(app: RunningApp, seconds: number, connections: number, tally: Tally): Promise<number> {
+// Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) in /proc/<pid>/stat.
+const TICKS_PER_SECOND = 100;
+
+/** User plus system CPU seconds of a process so far; NaN off Linux. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Drives one app for `seconds`, every answer checked into `tally`. */
+async function drive(app: RunningApp, seconds: number, connections: number, tally: Tally): Promise<Round> {
+  const cpuBefore = cpuSeconds(app.child.pid!);
+  const answersBefore = tally.answers;
+  const requestsPerSecond = await load(app, seconds, connections, tally);
+  const cpuMicrosPerRequest = ((cpuSeconds(app.child.pid!) - cpuBefore) * 1e6) / (tally.answers - answersBefore);
+  return { requestsPerSecond, cpuMicrosPerRequest };
+}
+
+/** autocannon against one app for `seconds`; its requests per second. */
+function load(app: RunningApp, seconds: number, connections: number, tally: Tally): Promise<number> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -136,7 +168,7 @@ async function main(): Promise<void> {
   const settings = options();
   const apps = await Promise.all(APP_KINDS.map(startApp));
   const tallies = new Map(APP_KINDS.map((kind) => [kind, { answers: 0, wrong: {}, connectionErrors: 0 } as Tally]));
-  const rates = new Map(APP_KINDS.map((kind) => [kind, [] as number[]]));
+  const rounds = new Map(APP_KINDS.map((kind) => [kind, [] as Round[]]));
   try {
     if (settings.warmup > 0)
       for (const app of apps) await drive(app, settings.warmup, settings.connections, tallies.get(app.kind)!);
@@ -144,49 +176,80 @@ async function main(): Promise<void> {
       // Each round starts with another app, so none is always measured first or last.
       const order = apps.map((_, index) => apps[(index + round) % apps.length]!);
       for (const app of order)
-        rates.get(app.kind)!.push(await drive(app, settings.duration, settings.connections, tallies.get(app.kind)!));
+        rounds.get(app.kind)!.push(await drive(app, settings.duration, settings.connections, tallies.get(app.kind)!));
       process.stderr.write(
-        `  round ${round + 1}: ${APP_KINDS.map((kind) => `${kind} ${rates.get(kind)!.at(-1)!.toFixed(0)} req/s`).join(", ")}\n`,
+        `  round ${round + 1}: ${APP_KINDS.map((kind) => `${kind} ${rounds.get(kind)!.at(-1)!.requestsPerSecond.toFixed(0)} req/s`).join(", ")}\n`,
       );
     }
   } finally {
     await Promise.all(apps.map(stopApp));
   }
-  const bare = rates.get("bare")!;
+  const errors = report(settings, rounds, tallies);
+  if (errors > 0) process.exitCode = 1;
+}
+
+/** Each round's figure of `kind` over bare Express's in the same round, the median over the rounds. */
+function ratioToBare(rounds: Map<AppKind, Round[]>, kind: AppKind, figure: (round: Round) => number): number {
+  const bare = rounds.get("bare")!;
+  return median(rounds.get(kind)!.map((round, index) => figure(round) / figure(bare[index]!)));
+}
+
+/** Prints the figures; returns how many apps gave a wrong answer. */
+function report(
+  settings: ReturnType<typeof options>,
+  rounds: Map<AppKind, Round[]>,
+  tallies: Map<AppKind, Tally>,
+): number {
   const lines = [
-    `webinarExpress in an Express ${versionOf("express")} app, measured from outside (Node ${process.version}, ${availableParallelism()} cores shared with autocannon)`,
-    `autocannon, ${settings.connections} connections, a signed upsertViewer (fresh nonce each), ${settings.rounds} rounds x ${settings.duration} s per app after ${settings.warmup} s warm-up; ` +
-      "req/s: median over the rounds; ratio: median of each round's ratio to bare Express",
+    `webinarExpress in an Express ${versionOf("express")} app, measured from outside (Node ${process.version}, ` +
+      `${availableParallelism()} cores shared with autocannon), beside express-openapi-validator ${versionOf("express-openapi-validator")}`,
+    `autocannon, ${settings.connections} connections, a signed upsertViewer (fresh nonce each), ` +
+      `${settings.rounds} rounds x ${settings.duration} s per app after ${settings.warmup} s warm-up.`,
+    "req/s: median over the rounds; x bare: median of each round's ratio to bare Express. CPU: the app process's " +
+      "user + system CPU per request; x bare (CPU): bare's CPU per request over the app's, the throughput ratio " +
+      "were each app given a core of its own.",
     "",
   ];
-  const width = Math.max(...Object.values(LABELS).map((label) => label.length));
+  const rows: string[][] = [];
   let errors = 0;
   for (const kind of APP_KINDS) {
-    const appRates = rates.get(kind)!;
-    const ratio = median(appRates.map((rate, round) => rate / bare[round]!));
+    const appRounds = rounds.get(kind)!;
     const tally = tallies.get(kind)!;
     const wrong = Object.entries(tally.wrong).map(([status, count]) => `${count}x${status}`);
     if (tally.connectionErrors > 0) wrong.push(`${tally.connectionErrors} connection errors`);
-    errors += wrong.length;
-    const goal =
-      kind === "webinar"
-        ? ` (goal >= ${WEBINAR_TO_BARE_GOAL}x${ratio >= WEBINAR_TO_BARE_GOAL ? ": met" : ": not met"})`
-        : "";
-    const version = kind === "openapi-validator" ? ` ${versionOf("express-openapi-validator")}` : "";
-    lines.push(
-      `  ${`${LABELS[kind]}${version}`.padEnd(width + 8)}  ${median(appRates).toFixed(0).padStart(6)} req/s  ` +
-        `${ratio.toFixed(2)}x bare${goal}   rounds: ${appRates.map((rate) => rate.toFixed(0)).join(", ")}` +
-        `; ${tally.answers} answers checked${wrong.length > 0 ? `, WRONG: ${wrong.join(", ")}` : ""}`,
-    );
+    if (wrong.length > 0) errors += 1;
+    rows.push([
+      LABELS[kind],
+      median(appRounds.map((round) => round.requestsPerSecond)).toFixed(0),
+      ratioToBare(rounds, kind, (round) => round.requestsPerSecond).toFixed(2),
+      median(appRounds.map((round) => round.cpuMicrosPerRequest)).toFixed(0),
+      ratioToBare(rounds, kind, (round) => 1 / round.cpuMicrosPerRequest).toFixed(2),
+      appRounds.map((round) => round.requestsPerSecond.toFixed(0)).join(" "),
+      String(tally.answers),
+      wrong.length === 0 ? "0" : wrong.join(" "),
+    ]);
   }
+  lines.push(table(["app", "req/s", "x bare", "CPU µs", "x bare (CPU)", "req/s per round", "answers", "errors"], rows));
+  const ours = ratioToBare(rounds, "webinar", (round) => round.requestsPerSecond);
   lines.push(
     "",
+    `Goal (printed, not asserted): webinarExpress >= ${WEBINAR_TO_BARE_GOAL}x bare Express: ${ours >= WEBINAR_TO_BARE_GOAL ? "met" : "not met"} (${ours.toFixed(2)}x)`,
     errors === 0
       ? "Errors: 0 (every answer 200 with the expected body)"
       : "Errors: some answers were not 200 with the expected body: the figures above are not valid",
   );
   process.stdout.write(`${lines.join("\n")}\n`);
-  if (errors > 0) process.exitCode = 1;
+  return errors;
+}
+
+/** A text table: the first column left-aligned, the others right-aligned. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
+  return [header, ...rows].map((cells) => `  ${line(cells)}`).join("\n");
 }
 
 await main();
