@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { SPAWN_TIMEOUT_MS } from "./support/run-typescript";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -14,7 +15,7 @@ const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.
   files: string[];
 };
 
-describe("the webinar bin", () => {
+describe("the webinar bin", { timeout: SPAWN_TIMEOUT_MS }, () => {
   it("is a file tracked in git, not build output, so a fresh install can link it", () => {
     const bin = manifest.bin["webinar"]!;
     expect(bin.startsWith("./dist/")).toBe(false);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ViewerWatchRecord } from "@org/webinar-types";
 import { createDataset, TICKET_CODE } from "./support/dataset";
 import { startServer } from "./support/fixtures";
-import { runTypeScript } from "./support/run-typescript";
+import { runTypeScript, SPAWN_TIMEOUT_MS } from "./support/run-typescript";
 import { TEST_API_KEY, TEST_SECRET, type VerifyingServer } from "./support/verifying-server";
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -65,7 +65,7 @@ const exportArgs = [
 const serverOrder = (records: ViewerWatchRecord[]) =>
   [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
 
-describe("webinar viewers export", () => {
+describe("webinar viewers export", { timeout: SPAWN_TIMEOUT_MS }, () => {
   it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
     const server = await startServer({ dataset: createDataset(237) });
     const result = await webinar(server, ...exportArgs, "--format", "csv");
@@ -116,7 +116,7 @@ describe("webinar viewers export", () => {
   });
 });
 
-describe("webinar upsert, ticket, viewers", () => {
+describe("webinar upsert, ticket, viewers", { timeout: SPAWN_TIMEOUT_MS }, () => {
   it("the typical flow: upsert then ticket: --json prints { requestId, data }, text prints the loginUrl", async () => {
     const server = await startServer({ dataset: createDataset(0) });
     const upsert = await webinar(
@@ -187,7 +187,7 @@ describe("webinar upsert, ticket, viewers", () => {
   });
 });
 
-describe("failures", () => {
+describe("failures", { timeout: SPAWN_TIMEOUT_MS }, () => {
   it("Errors and retries: an API error prints code, message and requestId to stderr and exits 1", async () => {
     const server = await startServer({ dataset: createDataset(1) });
     const result = await webinar(server, "upsert", "--external-user-id", "crm-other", "--phone", "13800000000");

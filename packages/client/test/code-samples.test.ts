@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { operations, type OperationId } from "@org/webinar-types";
 import { createDataset, TICKET_CODE } from "./support/dataset";
 import { startServer } from "./support/fixtures";
-import { runTypeScript } from "./support/run-typescript";
+import { runTypeScript, SPAWN_TIMEOUT_MS } from "./support/run-typescript";
 import { TEST_API_KEY, TEST_SECRET } from "./support/verifying-server";
 
 const samplesDir = fileURLToPath(new URL("../../../spec/code-samples/typescript/", import.meta.url));
@@ -29,7 +29,7 @@ const samples = kinds.flatMap(({ kind }) =>
 );
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-describe("TypeScript code samples", () => {
+describe("TypeScript code samples", { timeout: SPAWN_TIMEOUT_MS }, () => {
   it.each(kinds)("$kind: one sample per operation and no other file", ({ kind }) => {
     expect(readdirSync(`${samplesDir}${kind}`).sort()).toEqual(operationIds.map((id) => `${id}.ts`).sort());
   });

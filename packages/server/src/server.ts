@@ -34,6 +34,7 @@ import type { AppServices } from "./services";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
 import { createDisplayNameModerator } from "./viewers/moderation";
+import { createViewerUpserter } from "./viewers/upsert";
 import { startFinalizer, type Finalizer } from "./watch-data/finalize";
 import { createWebinarDirectory } from "./webinars/webinar-directory";
 import type { DestinationStream } from "pino";
@@ -146,6 +147,12 @@ async function buildServices(
   await checkSecretKey(db, box);
   const apiKeys = createApiKeyStore(db, box, runtime, changes);
   const webinars = createWebinarDirectory(db, changes);
+  const moderator = createDisplayNameModerator(db, changes, {
+    url: config.moderationUrl,
+    timeoutMs: config.moderationTimeoutMs,
+    fetch: options.fetch ?? globalThis.fetch,
+  });
+  const uidRange = { min: config.uidMin, max: config.uidMax };
   const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort() ?? config.port}`;
   return {
     config,
@@ -155,11 +162,8 @@ async function buildServices(
     changes,
     webinars,
     apiKeys,
-    moderator: createDisplayNameModerator(db, changes, {
-      url: config.moderationUrl,
-      timeoutMs: config.moderationTimeoutMs,
-      fetch: options.fetch ?? globalThis.fetch,
-    }),
+    moderator,
+    upsertViewer: createViewerUpserter({ db, moderator, uidRange, runtime }),
     webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(webinars),
     watchDomains: options.watchDomains ?? createWatchDomainResolver(db, changes, defaultWatchOrigin),
     verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),

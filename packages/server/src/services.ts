@@ -10,6 +10,7 @@ import type { Runtime } from "./runtime";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
 import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
 import type { DisplayNameModerator } from "./viewers/moderation";
+import type { ViewerUpserter } from "./viewers/upsert";
 import type { WebinarDirectory } from "./webinars/webinar-directory";
 
 export interface AppServices {
@@ -23,6 +24,8 @@ export interface AppServices {
   webinars: WebinarDirectory;
   apiKeys: ApiKeyStore;
   moderator: DisplayNameModerator;
+  /** upsertViewer's one statement, prepared once. */
+  upsertViewer: ViewerUpserter;
   webinarMetadata: WebinarMetadataSource;
   watchDomains: WatchDomainResolver;
   /** The Open API's authentication: @org/webinar-validator's verifier with the server's key lookup and nonce store. */

@@ -138,12 +138,15 @@ describe(`operations on ${kind}`, () => {
   it("graceful shutdown: a request in flight finishes, new connections are refused, the database is left usable", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const reached = new Promise<void>((resolve) => (entered = resolve));
     const slow = await startTestServer(
       database,
       {},
       {
         webinarMetadata: {
           find: async (merchantId, ticketCode) => {
+            entered();
             await gate;
             const row = await database.handle.db
               .selectFrom("webinars")
@@ -158,10 +161,18 @@ describe(`operations on ${kind}`, () => {
     );
     const { viewer } = await merchant.client.upsertViewer({ externalUserId: "ops-shutdown" });
     const inFlight = slow.client(merchant).issueLoginTicket({ uid: viewer.uid, ticketCode: merchant.ticketCode });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reached; // the request is in the server, waiting in its webinar lookup
     const closing = slow.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await expect(fetch(`${slow.url}/healthz`)).rejects.toThrow();
+    // New connections are refused once the server stopped listening (after the finalizer stopped, a moment later).
+    let refused = false;
+    for (let attempt = 0; attempt < 100 && !refused; attempt += 1) {
+      refused = await fetch(`${slow.url}/healthz`).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(refused).toBe(true);
     release();
     expect((await inFlight).loginTicket).toMatch(/^lt_/);
     await closing;

@@ -6,6 +6,9 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
+/** The timeout of a test that starts Node processes (the CLI, a sample): seconds each on a busy machine. */
+export const SPAWN_TIMEOUT_MS = 60_000;
+
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 const tsconfig = fileURLToPath(new URL("./tsconfig.workspace.json", import.meta.url));
 

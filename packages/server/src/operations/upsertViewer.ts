@@ -1,7 +1,6 @@
 /** Operation upsertViewer: create or update an external viewer of the merchant (viewers/upsert.ts). */
 import type { Viewer } from "@org/webinar-types";
 import { dependencyStep } from "../dependency";
-import { upsertViewer } from "../viewers/upsert";
 import type { OperationHandler } from "./handler";
 
 export const handleUpsertViewer: OperationHandler<"upsertViewer"> = async (
@@ -9,13 +8,5 @@ export const handleUpsertViewer: OperationHandler<"upsertViewer"> = async (
   services,
 ): Promise<{ viewer: Viewer; created: boolean }> =>
   dependencyStep("AUTH_DEPENDENCY_UNAVAILABLE", "viewer storage is temporarily unavailable", () =>
-    upsertViewer(
-      { merchantId, ...body },
-      {
-        db: services.db,
-        moderator: services.moderator,
-        uidRange: { min: services.config.uidMin, max: services.config.uidMax },
-        runtime: services.runtime,
-      },
-    ),
+    services.upsertViewer({ merchantId, ...body }),
   );

@@ -22,6 +22,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Viewer } from "@org/webinar-types";
 import { isUniqueViolation } from "../db/errors";
+import { prepareQuery } from "../db/prepared-query";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Runtime } from "../runtime";
@@ -76,62 +77,67 @@ function toViewer(row: ViewerRow, externalUserId: string): Viewer {
   };
 }
 
+/** The values of one run of the upsert statement. */
+interface UpsertValues {
+  merchantId: string;
+  externalUserId: string;
+  uid: number;
+  /** The phone to bind, or null to keep the current one. */
+  phone: string | null;
+  /** Whether the request sent `displayName` (a string sets it, null clears it); false keeps it. */
+  sendsName: boolean;
+  displayName: string | null;
+  now: Date;
+}
+
 /**
  * Inserts the viewer, or updates the existing one where something changes. The insert-or-update returns the row
  * it wrote; when the viewer exists and nothing changes it writes nothing, and the second branch returns the row
- * as it stood when the statement began, so every usual case is one round trip. Undefined: a concurrent creation
- * committed after that snapshot (the caller reads it once more).
+ * as it stood when the statement began, so every usual case is one round trip. No row: a concurrent creation
+ * committed after that snapshot (the caller reads it once more). Prepared once (db/prepared-query.ts).
  */
-async function upsertStatement(
-  db: Kysely<Database>,
-  input: UpsertInput,
-  uid: number,
-  phone: string | null,
-  now: Date,
-): Promise<(ViewerRow & { inserted: boolean }) | undefined> {
-  const { merchantId, externalUserId } = input;
-  const sendsName = input.displayName !== undefined;
-  const displayName = input.displayName ?? null;
+function prepareUpsertStatement(db: Kysely<Database>) {
   // Raw SQL below only where the builder cannot say it: the conflict's conditional update, and `xmax = 0`, true for
   // a row this statement inserted.
-  return db
-    .with("written", (w) =>
-      w
-        .insertInto("viewers")
-        .values({
-          merchant_id: merchantId,
-          uid,
-          external_user_id: externalUserId,
-          phone,
-          display_name: displayName,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((conflict) =>
-          conflict
-            .columns(["merchant_id", "external_user_id"])
-            .doUpdateSet({
-              phone: sql`coalesce(${phone}::text, viewers.phone)`,
-              display_name: sendsName ? displayName : sql`viewers.display_name`,
-              updated_at: now,
-            })
-            .where(
-              sql<boolean>`(${phone}::text is not null and ${phone}::text is distinct from viewers.phone) or (${sendsName} and ${displayName}::text is distinct from viewers.display_name)`,
-            ),
-        )
-        .returning(["uid", "external_user_id", "phone", "display_name", sql<boolean>`(xmax = 0)`.as("inserted")]),
-    )
-    .selectFrom("written")
-    .selectAll()
-    .unionAll((db) =>
-      db
-        .selectFrom("viewers")
-        .select(["uid", "external_user_id", "phone", "display_name", sql<boolean>`false`.as("inserted")])
-        .where("merchant_id", "=", merchantId)
-        .where("external_user_id", "=", externalUserId)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom("written").select("uid")))),
-    )
-    .executeTakeFirst();
+  return prepareQuery<UpsertValues, ViewerRow & { inserted: boolean }>(db, (value) =>
+    db
+      .with("written", (w) =>
+        w
+          .insertInto("viewers")
+          .values({
+            merchant_id: value("merchantId"),
+            uid: value("uid"),
+            external_user_id: value("externalUserId"),
+            phone: value("phone"),
+            display_name: value("displayName"),
+            created_at: value("now"),
+            updated_at: value("now"),
+          })
+          .onConflict((conflict) =>
+            conflict
+              .columns(["merchant_id", "external_user_id"])
+              .doUpdateSet({
+                phone: sql`coalesce(${value("phone")}::text, viewers.phone)`,
+                display_name: sql`case when ${value("sendsName")}::boolean then ${value("displayName")}::text else viewers.display_name end`,
+                updated_at: value("now"),
+              })
+              .where(
+                sql<boolean>`(${value("phone")}::text is not null and ${value("phone")}::text is distinct from viewers.phone) or (${value("sendsName")}::boolean and ${value("displayName")}::text is distinct from viewers.display_name)`,
+              ),
+          )
+          .returning(["uid", "external_user_id", "phone", "display_name", sql<boolean>`(xmax = 0)`.as("inserted")]),
+      )
+      .selectFrom("written")
+      .selectAll()
+      .unionAll((db) =>
+        db
+          .selectFrom("viewers")
+          .select(["uid", "external_user_id", "phone", "display_name", sql<boolean>`false`.as("inserted")])
+          .where("merchant_id", "=", value("merchantId"))
+          .where("external_user_id", "=", value("externalUserId"))
+          .where((eb) => eb.not(eb.exists(eb.selectFrom("written").select("uid")))),
+      ),
+  );
 }
 
 async function readByExternalId(
@@ -147,49 +153,63 @@ async function readByExternalId(
     .executeTakeFirst();
 }
 
+/** Upserts viewers of one database; see {@link createViewerUpserter}. */
+export type ViewerUpserter = (input: UpsertInput) => Promise<UpsertResult>;
+
 /**
- * Runs one upsert. Moderation runs first, outside any statement, so a slow moderation service holds no lock
- * (nor, on PGlite, the single connection).
+ * The upsert of one server: its statement prepared once. Moderation runs first, outside any statement, so a slow
+ * moderation service holds no lock (nor, on PGlite, the single connection).
  *
  * @example
- * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" }, deps);
+ * const upsertViewer = createViewerUpserter({ db, moderator, uidRange, runtime });
+ * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" });
  */
-export async function upsertViewer(input: UpsertInput, deps: UpsertDependencies): Promise<UpsertResult> {
-  const phone = input.phone ?? null;
-  if (typeof input.displayName === "string") await deps.moderator.check(input.displayName);
-
-  let uidCollisions = 0;
-  let phoneViolations = 0;
-  for (let round = 0; round < RANDOM_UID_ATTEMPTS + 32; round += 1) {
-    let uid = randomUid(deps.uidRange, deps.runtime);
-    if (uidCollisions >= RANDOM_UID_ATTEMPTS) {
-      // Random draws keep colliding: the range is nearly full. The viewer may exist already (no UID needed).
+export function createViewerUpserter(deps: UpsertDependencies): ViewerUpserter {
+  const upsertStatement = prepareUpsertStatement(deps.db);
+  return async (input) => {
+    const phone = input.phone ?? null;
+    if (typeof input.displayName === "string") await deps.moderator.check(input.displayName);
+    let uidCollisions = 0;
+    let phoneViolations = 0;
+    for (let round = 0; round < RANDOM_UID_ATTEMPTS + 32; round += 1) {
+      let uid = randomUid(deps.uidRange, deps.runtime);
+      if (uidCollisions >= RANDOM_UID_ATTEMPTS) {
+        // Random draws keep colliding: the range is nearly full. The viewer may exist already (no UID needed).
+        const existing = await readByExternalId(deps.db, input.merchantId, input.externalUserId);
+        const free =
+          existing === undefined
+            ? await searchFreeUid(deps.db, input.merchantId, deps.uidRange, deps.runtime)
+            : existing.uid;
+        if (free === null)
+          throw new ServiceError("VIEWER_UID_EXHAUSTED", "the merchant's viewer UID capacity is exhausted");
+        uid = free;
+      }
+      let row: (ViewerRow & { inserted: boolean }) | undefined;
+      try {
+        [row] = await upsertStatement({
+          merchantId: input.merchantId,
+          externalUserId: input.externalUserId,
+          uid,
+          phone,
+          sendsName: input.displayName !== undefined,
+          displayName: input.displayName ?? null,
+          now: new Date(deps.runtime.now()),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, UID_CONSTRAINT)) {
+          uidCollisions += 1;
+          continue;
+        }
+        if (isUniqueViolation(error, PHONE_CONSTRAINT)) {
+          if (++phoneViolations > PHONE_RACE_RETRIES) throw identityConflict();
+          continue;
+        }
+        throw error;
+      }
+      if (row !== undefined) return { viewer: toViewer(row, input.externalUserId), created: row.inserted };
       const existing = await readByExternalId(deps.db, input.merchantId, input.externalUserId);
-      const free =
-        existing === undefined
-          ? await searchFreeUid(deps.db, input.merchantId, deps.uidRange, deps.runtime)
-          : existing.uid;
-      if (free === null)
-        throw new ServiceError("VIEWER_UID_EXHAUSTED", "the merchant's viewer UID capacity is exhausted");
-      uid = free;
+      if (existing !== undefined) return { viewer: toViewer(existing, input.externalUserId), created: false };
     }
-    let row: (ViewerRow & { inserted: boolean }) | undefined;
-    try {
-      row = await upsertStatement(deps.db, input, uid, phone, new Date(deps.runtime.now()));
-    } catch (error) {
-      if (isUniqueViolation(error, UID_CONSTRAINT)) {
-        uidCollisions += 1;
-        continue;
-      }
-      if (isUniqueViolation(error, PHONE_CONSTRAINT)) {
-        if (++phoneViolations > PHONE_RACE_RETRIES) throw identityConflict();
-        continue;
-      }
-      throw error;
-    }
-    if (row !== undefined) return { viewer: toViewer(row, input.externalUserId), created: row.inserted };
-    const existing = await readByExternalId(deps.db, input.merchantId, input.externalUserId);
-    if (existing !== undefined) return { viewer: toViewer(existing, input.externalUserId), created: false };
-  }
-  throw new Error("upsert: no outcome after repeated attempts (concurrent creation storm)");
+    throw new Error("upsert: no outcome after repeated attempts (concurrent creation storm)");
+  };
 }
