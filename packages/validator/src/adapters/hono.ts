@@ -1,7 +1,8 @@
 /**
  * `@org/webinar-validator/hono`: Hono middleware for the four Open API operations, made with Hono's own
- * `createMiddleware`, so `c.get("webinar")` is typed. Web APIs only: it runs wherever Hono runs (Node with
- * @hono/node-server, Bun, Deno, Workers) and under `app.request()` in tests.
+ * `createMiddleware`, so `c.get("webinar")` is typed. No Node module is imported: it runs wherever Hono runs (Node
+ * with @hono/node-server, Bun, Deno, Workers) and under `app.request()` in tests. On @hono/node-server it reads the
+ * Node request Hono was given (`c.env.incoming`), elsewhere the Web `Request`.
  *
  * @example
  * import { Hono } from "hono";
@@ -18,6 +19,8 @@ import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
 import { requestTarget } from "../web-request";
+import { readNodeBody, type NodeBodyStream } from "./node-body";
+import { incomingNodeRequest, nodeRequestTarget, type NodeRequest } from "./node-request";
 import { rejectionResponse } from "./web";
 
 /** The Hono environment the middleware provides: `c.get("webinar")` on the operations' routes. */
@@ -29,12 +32,15 @@ export interface WebinarEnv {
 }
 
 /**
- * The request target as received. @hono/node-server passes the Node request as `c.env.incoming`, whose `url` is
- * the target before any parsing; elsewhere (Bun, Deno, Workers, `app.request()`) only the `Request`'s URL is there.
+ * The Node request as @hono/node-server passes it (`c.env.incoming`), or undefined elsewhere (Bun, Deno, Workers,
+ * `app.request()`). On Node the request is read as received: its target before any parsing, every header value
+ * with repeated headers kept apart, and its body stream, without building a `Request` for it.
  */
-function rawTargetOf(env: unknown, request: Request): string {
-  const url = (env as { incoming?: { url?: unknown } } | undefined)?.incoming?.url;
-  return typeof url === "string" ? url : requestTarget(request);
+function nodeIncoming(env: unknown): (NodeRequest & NodeBodyStream) | undefined {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming as Partial<NodeRequest> | undefined;
+  const isNodeRequest =
+    typeof incoming?.url === "string" && Array.isArray(incoming.rawHeaders) && typeof incoming.on === "function";
+  return isNodeRequest ? (incoming as NodeRequest & NodeBodyStream) : undefined;
 }
 
 /**
@@ -77,10 +83,18 @@ function givenRequestId(variables: object): string | undefined {
 export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<WebinarEnv> {
   assertRequestVerifier(verifier, "webinarHono");
   return createMiddleware<WebinarEnv>(async (c, next) => {
-    const rawPath = rawTargetOf(c.env, c.req.raw);
+    const incoming = nodeIncoming(c.env);
+    const rawPath = incoming === undefined ? requestTarget(c.req.raw) : nodeRequestTarget(incoming);
     const pathMatch = verifier.matchPath(rawPath);
     if (pathMatch.kind === "unknown") return next();
-    const result = await verifier.verify(c.req.raw, { rawPath, pathMatch, requestId: givenRequestId(c.var) });
+    const requestId = givenRequestId(c.var);
+    const result =
+      incoming === undefined
+        ? await verifier.verify(c.req.raw, { rawPath, pathMatch, requestId })
+        : await verifier.verify({
+            ...incomingNodeRequest(incoming, (maxBytes) => readNodeBody(incoming, maxBytes), pathMatch),
+            requestId,
+          });
     if (!result.ok) return rejectionResponse(result);
     cacheBody(c.req.bodyCache, result.rawBody);
     c.set("webinar", result);
