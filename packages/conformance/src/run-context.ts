@@ -80,6 +80,49 @@ function applyHeaderOverrides(
   return result;
 }
 
+/** A call's request as it goes on the wire: signed as the options say, then changed as the check asks. */
+async function signedWireRequest(
+  options: ResolvedOptions,
+  request: CallOptions,
+  now: string,
+): Promise<{
+  target: string;
+  method: string;
+  headers: Record<string, string | readonly string[]>;
+  body: Uint8Array;
+  judgedAs: OperationId | undefined;
+}> {
+  const credentials = request.credentials ?? options.main;
+  const operationPath = operations[request.operationId].path;
+  const target = `${options.basePath}${request.target ?? operationPath}`;
+  const method = request.method ?? "POST";
+  const body = toBytes(request.rawBody ?? JSON.stringify(request.body));
+  const timestamp = request.timestamp ?? now;
+  const nonce = request.nonce ?? createNonce();
+  const canonical = canonicalString({
+    apiKey: credentials.apiKey,
+    path: request.signedPath ?? target,
+    timestamp,
+    nonce,
+    bodyHash: await bodyHash(body),
+  });
+  const signature = await sign(credentials.secret, request.canonical?.(canonical) ?? canonical);
+  const signed: Record<string, string> = {
+    "X-API-Key": credentials.apiKey,
+    "X-Timestamp": timestamp,
+    "X-Nonce": nonce,
+    "X-Signature": request.signature?.(signature) ?? signature,
+  };
+  const repeated =
+    request.repeatHeader === undefined
+      ? {}
+      : { [request.repeatHeader]: [signed[request.repeatHeader]!, signed[request.repeatHeader]!] };
+  const headers = applyHeaderOverrides({ "Content-Type": "application/json", ...signed, ...repeated }, request.headers);
+  // Only a POST to the operation's own path is that operation; anything else is judged as an error envelope.
+  const judgedAs = method === "POST" && request.target === undefined ? request.operationId : undefined;
+  return { target, method, headers, body: request.sentBody ?? body, judgedAs };
+}
+
 /** The run's context over a transport. */
 export function createRunContext(options: ResolvedOptions, transport: Transport): RunContext {
   const clock = createServerClock();
@@ -113,38 +156,8 @@ export function createRunContext(options: ResolvedOptions, transport: Transport)
   }
 
   async function call(request: CallOptions): Promise<Answer> {
-    const credentials = request.credentials ?? options.main;
-    const operationPath = operations[request.operationId].path;
-    const target = `${options.basePath}${request.target ?? operationPath}`;
-    const method = request.method ?? "POST";
-    const body = toBytes(request.rawBody ?? JSON.stringify(request.body));
-    const timestamp = request.timestamp ?? serverSeconds();
-    const nonce = request.nonce ?? createNonce();
-    const canonical = canonicalString({
-      apiKey: credentials.apiKey,
-      path: request.signedPath ?? target,
-      timestamp,
-      nonce,
-      bodyHash: await bodyHash(body),
-    });
-    const signature = await sign(credentials.secret, request.canonical?.(canonical) ?? canonical);
-    const signed: Record<string, string> = {
-      "X-API-Key": credentials.apiKey,
-      "X-Timestamp": timestamp,
-      "X-Nonce": nonce,
-      "X-Signature": request.signature?.(signature) ?? signature,
-    };
-    const repeated =
-      request.repeatHeader === undefined
-        ? {}
-        : { [request.repeatHeader]: [signed[request.repeatHeader]!, signed[request.repeatHeader]!] };
-    const headers = applyHeaderOverrides(
-      { "Content-Type": "application/json", ...signed, ...repeated },
-      request.headers,
-    );
-    // Only a POST to the operation's own path is that operation; anything else is judged as an error envelope.
-    const judgedAs = method === "POST" && request.target === undefined ? request.operationId : undefined;
-    return exchange(options.origin, target, method, headers, request.sentBody ?? body, judgedAs);
+    const wire = await signedWireRequest(options, request, serverSeconds());
+    return exchange(options.origin, wire.target, wire.method, wire.headers, wire.body, wire.judgedAs);
   }
 
   async function postJson(url: string, body: unknown): Promise<Answer> {

@@ -113,8 +113,8 @@ function goalLine(goal: string, items: GoalItem[], digits: number): string {
     : `${goal}: not met by ${missed.map((item) => `${item.label} ${fixed(item.value, digits)}`).join(", ")}`;
 }
 
-/** The human-readable report. */
-export function textReport(result: LoadBenchResult): string {
+/** What was measured, and how to read it. */
+function introLines(result: LoadBenchResult): string[] {
   const { settings } = result;
   const lines = [
     `Load benchmark of ${result.serverMain} (Node ${result.node})`,
@@ -134,6 +134,13 @@ export function textReport(result: LoadBenchResult): string {
     lines.push(
       `Profiled run (--profile ${settings.profile}): the server ran under node --cpu-prof, which costs it time; compare its figures with other profiled runs only.`,
     );
+  return lines;
+}
+
+/** One table per database: the server and the floor, row by row. */
+function databaseLines(result: LoadBenchResult): string[] {
+  const { settings } = result;
+  const lines: string[] = [];
   for (const { database, operations } of result.databases) {
     lines.push("", DATABASE_TITLES[database]);
     lines.push(
@@ -163,6 +170,12 @@ export function textReport(result: LoadBenchResult): string {
     const heartbeat = operations.find((row) => row.operation === "heartbeat");
     if (heartbeat !== undefined) lines.push(heartbeatLine(heartbeat));
   }
+  return lines;
+}
+
+/** Two server processes against one, on PostgreSQL. */
+function twoProcessLines(result: LoadBenchResult): string[] {
+  const lines: string[] = [];
   if (result.twoProcesses !== null) {
     lines.push("", "Two server processes on one PostgreSQL database (load split across both) against one:");
     lines.push(
@@ -188,13 +201,17 @@ export function textReport(result: LoadBenchResult): string {
       ),
     );
   }
-  for (const profile of result.profiles ?? []) lines.push(...profileLines(profile));
+  return lines;
+}
+
+/** The goals, each met or not, and whether every answer was right. */
+function goalLines(result: LoadBenchResult): string[] {
   const postgres = result.databases.find((database) => database.database === "postgres")?.operations ?? [];
   const cpuGoals = postgres.filter((row) => SERVER_CPU_GOALS_MICROS[row.operation] !== undefined);
   const heartbeats = result.databases.flatMap(({ database, operations }) =>
     operations.filter((row) => row.operation === "heartbeat").map((row) => ({ database, row })),
   );
-  lines.push(
+  return [
     "",
     "Goals (printed, not asserted):",
     `  ${goalLine(
@@ -251,7 +268,14 @@ export function textReport(result: LoadBenchResult): string {
     result.errors === 0
       ? "Errors: 0 (every answer checked: status 200 and the operation's success envelope)"
       : `Errors: ${result.errors} (non-200 answers, wrong envelopes, connection errors or timeouts): the figures above are not valid`,
-  );
+  ];
+}
+
+/** The human-readable report. */
+export function textReport(result: LoadBenchResult): string {
+  const lines = [...introLines(result), ...databaseLines(result), ...twoProcessLines(result)];
+  for (const profile of result.profiles ?? []) lines.push(...profileLines(profile));
+  lines.push(...goalLines(result));
   return `${lines.join("\n")}\n`;
 }
 
