@@ -1,23 +1,4 @@
-import { defineConfig } from "tsup";
+// The library in ESM and CommonJS (merchant backends still run Jest and CommonJS), and the `webinar` bin.
+import { libraryWithCli } from "../../scripts/tsup/library-with-cli";
 
-export default defineConfig([
-  // The library: ESM and CommonJS with declarations, since merchant backends still run Jest and CommonJS.
-  {
-    entry: ["src/index.ts"],
-    format: ["esm", "cjs"],
-    dts: true,
-    // Both builds run at once: this one cleans dist/ except what the other writes.
-    clean: ["!cli.js", "!cli.js.map"],
-    sourcemap: true,
-    target: "node20",
-  },
-  // The `webinar` bin: one ESM file that keeps its shebang (esbuild preserves it) and imports its dependencies.
-  {
-    entry: { cli: "src/cli.ts" },
-    format: ["esm"],
-    dts: false,
-    clean: false,
-    sourcemap: true,
-    target: "node20",
-  },
-]);
+export default libraryWithCli();

@@ -15,6 +15,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Ajv2020, { type Options } from "ajv/dist/2020.js";
 import { parse } from "yaml";
+import { GENERATED_VALIDATOR_OPTIONS } from "../../../scripts/ajv-options";
 import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
 
 /** The server's documents: each one's name (the prefix of its generated exports) and source folder. */
@@ -150,25 +151,13 @@ export function loadServerDocument(name: DocumentName): ServerDocument {
 }
 
 /**
- * The Open API validator's semantics (CONTRIBUTING.md): 2020-12, strict (an unknown keyword or format fails
- * generation), every error reported, no coercion, nothing removed or defaulted, patterns with the `u` flag,
- * `type: [string, "null"]` allowed. ajv-formats is not registered: no schema here uses `format`, so a `format`
- * added later fails generation loudly instead of shipping a validator that needs a runtime dependency the server
- * does not declare.
+ * An ajv instance with the semantics of every generated validator (scripts/ajv-options.ts); `source: true` options
+ * keep code for standalone. ajv-formats is not registered: no schema here uses `format`, so a `format` added later
+ * fails generation loudly instead of shipping a validator that needs a runtime dependency the server does not
+ * declare.
  */
-const documentAjvOptions: Options = {
-  strict: true,
-  allowUnionTypes: true,
-  allErrors: true,
-  coerceTypes: false,
-  removeAdditional: false,
-  useDefaults: false,
-  unicodeRegExp: true,
-};
-
-/** An ajv instance configured like the generated validators; `source: true` options keep code for standalone. */
 export function createDocumentAjv(extra: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ ...documentAjvOptions, ...extra });
+  const ajv = new Ajv2020({ ...GENERATED_VALIDATOR_OPTIONS, ...extra });
   // Words for a pattern's errors: read by collectPatternMessages, nothing to check.
   ajv.addKeyword({ keyword: PATTERN_MESSAGE_KEYWORD, schemaType: "string" });
   return ajv;

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import Ajv2020, { type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
+import { GENERATED_VALIDATOR_OPTIONS } from "../../../scripts/ajv-options";
 import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
 
 export const specFile = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
@@ -34,21 +35,8 @@ interface SpecDocument {
   components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
 }
 
-/**
- * ajv options of Conventions and CONTRIBUTING.md: 2020-12, strict, every error reported, no coercion, unknown fields
- * rejected by the schemas (never removed), patterns with the `u` flag, lengths in code points (ajv's default).
- * `allowUnionTypes` admits `type: [string, "null"]` (displayName, phone of a viewer) without relaxing `strict`.
- */
-export const ajvOptions = {
-  strict: true,
-  allowUnionTypes: true,
-  allErrors: true,
-  coerceTypes: false,
-  removeAdditional: false,
-  useDefaults: false,
-  unicodeRegExp: true,
-  messages: true,
-} as const satisfies Options;
+/** The options of every generated validator (scripts/ajv-options.ts), with ajv's messages kept for the details. */
+export const ajvOptions = { ...GENERATED_VALIDATOR_OPTIONS, messages: true } as const satisfies Options;
 
 /**
  * Vendor keywords the schemas carry. `x-error-code` maps errors to a code; `x-pattern-message` says in words what

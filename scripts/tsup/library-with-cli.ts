@@ -1,0 +1,27 @@
+/**
+ * The build of a package that is a library and a command: the library as ESM and CommonJS with declarations, and
+ * `src/cli.ts` as one ESM file, `dist/cli.js`, that keeps its shebang (esbuild preserves it) and imports its
+ * dependencies. Both builds run at once, so the library's clean of `dist/` spares what the CLI build writes.
+ */
+import type { Options } from "tsup";
+
+export function libraryWithCli(): Options[] {
+  return [
+    {
+      entry: ["src/index.ts"],
+      format: ["esm", "cjs"],
+      dts: true,
+      clean: ["!cli.js", "!cli.js.map"],
+      sourcemap: true,
+      target: "node20",
+    },
+    {
+      entry: { cli: "src/cli.ts" },
+      format: ["esm"],
+      dts: false,
+      clean: false,
+      sourcemap: true,
+      target: "node20",
+    },
+  ];
+}
