@@ -61,8 +61,8 @@ function cacheBody(bodyCache: object, rawBody: Uint8Array): void {
 }
 
 /** The id an earlier middleware gave the request (Hono's `requestId` middleware sets this variable), if any. */
-function givenRequestId(variables: object): string | undefined {
-  const { requestId } = variables as { requestId?: unknown };
+function givenRequestId(variable: (name: string) => unknown): string | undefined {
+  const requestId = variable("requestId");
   return typeof requestId === "string" && requestId !== "" ? requestId : undefined;
 }
 
@@ -87,7 +87,8 @@ export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<Webina
     const rawPath = incoming === undefined ? requestTarget(c.req.raw) : nodeRequestTarget(incoming);
     const pathMatch = verifier.matchPath(rawPath);
     if (pathMatch.kind === "unknown") return next();
-    const requestId = givenRequestId(c.var);
+    // c.get, not c.var: the latter copies every variable into a new object.
+    const requestId = givenRequestId((name) => c.get(name as keyof WebinarEnv["Variables"]));
     const result =
       incoming === undefined
         ? await verifier.verify(c.req.raw, { rawPath, pathMatch, requestId })
