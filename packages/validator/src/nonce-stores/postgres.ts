@@ -56,7 +56,9 @@ export interface PostgresNonceStore extends NonceStore {
 
 const DEFAULT_TABLE = "webinar_nonces";
 const DEFAULT_MAX_BATCH_SIZE = 100;
-const UNIQUE_VIOLATION = "23505";
+// How PostgreSQL fails the losers of a race on CREATE ... IF NOT EXISTS once the winner has committed: a unique
+// violation in its catalog, or "type/relation already exists", depending on where the race is lost.
+const CREATED_BY_ANOTHER = new Set(["23505", "42710", "42P07"]);
 const TABLE_NAME = /^(?:[a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 
 function checkedTable(table: string): string {
@@ -162,9 +164,9 @@ RETURNING api_key, nonce`;
         try {
           await client.query(statement, []);
         } catch (error) {
-          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one with a
-          // unique violation, raised once the winner committed, so the table or index is there.
-          if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one, once the
+          // winner committed, so the table or index is there.
+          if (!CREATED_BY_ANOTHER.has((error as { code?: string }).code ?? "")) throw error;
         }
       }
     },
