@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
+import { createSigner } from "@org/webinar-signing";
 import { type ApiKeyRecord, createMemoryNonceStore, createRequestVerifier } from "@org/webinar-validator";
 import { webinarExpress } from "@org/webinar-validator/express";
 import { loadSpec } from "../scripts/spec-schemas";
@@ -34,7 +35,13 @@ function bareApp(): Express {
 }
 
 function webinarApp(): Express {
-  const record: ApiKeyRecord = { secret: BENCH_KEY.secret, merchantId: "m_bench", status: "ACTIVE" };
+  // The key as a server that keeps its keys in memory returns it: with its signer prepared once.
+  const record: ApiKeyRecord = {
+    secret: BENCH_KEY.secret,
+    merchantId: "m_bench",
+    status: "ACTIVE",
+    signer: createSigner(BENCH_KEY.secret),
+  };
   const verifier = createRequestVerifier({
     lookupKey: async (apiKey) => (apiKey === BENCH_KEY.apiKey ? record : undefined),
     nonceStore: createMemoryNonceStore({ maxEntries: NONCE_STORE_ENTRIES }),

@@ -4,7 +4,7 @@
  * constant time), the merchant's status, then the nonce. The nonce is consumed only after the signature verified,
  * so a forged request cannot burn a client's nonce.
  */
-import { bodyHash, canonicalString, isUnixSeconds, isWellFormedSignature, verify } from "@org/webinar-signing";
+import { bodyHash, canonicalString, createSigner, isUnixSeconds, isWellFormedSignature } from "@org/webinar-signing";
 import { rejection, type AnswerBasis } from "./rejection";
 import type { SignatureHeaders } from "./check-request-form";
 import type { VerifierSettings } from "./verifier-settings";
@@ -54,6 +54,7 @@ function isUsableKey(key: ApiKeyRecord): boolean {
   return (
     typeof key.secret === "string" &&
     key.secret !== "" &&
+    (key.signer === undefined || typeof key.signer?.verify === "function") &&
     typeof key.merchantId === "string" &&
     (key.status === "ACTIVE" || key.status === "SUSPENDED")
   );
@@ -76,9 +77,12 @@ export async function authenticate(
   // Unknown key and wrong signature read the same, so the answer does not tell which keys exist.
   if (key === undefined || key === null) return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
   if (!isUsableKey(key)) {
-    const problem = new TypeError("lookupKey returned a record without a secret, merchantId or valid status");
+    const problem = new TypeError(
+      "lookupKey returned a record without a secret, merchantId or valid status, or with a signer that cannot verify",
+    );
     return unavailable(settings, answer, problem, "lookupKey");
   }
+  const signer = key.signer ?? createSigner(key.secret);
   let canonical: string;
   try {
     // The path as received is exactly the operation path (after basePath): the client signs its real path.
@@ -94,7 +98,7 @@ export async function authenticate(
   } catch {
     return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
   }
-  if (!(await verify(key.secret, canonical, headers.signature)))
+  if (!(await signer.verify(canonical, headers.signature)))
     return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
   if (key.status === "SUSPENDED") return rejection(answer, "TENANT_SUSPENDED", "the merchant is suspended");
   return key;

@@ -1,3 +1,4 @@
+import { createSigner, type Signer } from "@org/webinar-signing";
 import { limits, operations } from "@org/webinar-types";
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -13,7 +14,12 @@ import {
 } from "../test/support/fixture";
 import { createMemoryNonceStore } from "./nonce-store";
 import { createRequestVerifier } from "./request-verifier";
-import { verifySignedRequest, type IncomingRequest, type SignedRequestOptions } from "./verify-signed-request";
+import {
+  verifySignedRequest,
+  type ApiKeyRecord,
+  type IncomingRequest,
+  type SignedRequestOptions,
+} from "./verify-signed-request";
 import { signingVectors as signing, type PositiveVector } from "../../../spec/test-vectors/signing-vectors";
 
 const UPSERT = operations.upsertViewer.path;
@@ -25,15 +31,24 @@ const incoming = (wire: WireRequest): IncomingRequest => ({
 });
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
+/** How `lookupKey` hands over the key: its secret alone, or with a signer prepared from it once. */
+type KeyForm = "the secret" | "a prepared signer";
+
+function vectorKey(vector: PositiveVector, form: KeyForm): ApiKeyRecord {
+  const record: ApiKeyRecord = { secret: vector.secret, merchantId: "m_vector", status: "ACTIVE" };
+  if (form === "a prepared signer") record.signer = createSigner(vector.secret);
+  return record;
+}
+
 /**
  * Options whose key store knows exactly one vector's key, on a clock fixed at the vector's timestamp, for a
  * deployment under the vector's base path (one vector is served behind a `/webinar` prefix).
  */
-function vectorOptions(vector: PositiveVector): SignedRequestOptions {
+function vectorOptions(vector: PositiveVector, form: KeyForm = "the secret"): SignedRequestOptions {
+  const record = vectorKey(vector, form);
   return {
     basePath: vector.path.slice(0, vector.path.indexOf("/api/v1/")),
-    lookupKey: async (apiKey) =>
-      apiKey === vector.apiKey ? { secret: vector.secret, merchantId: "m_vector", status: "ACTIVE" } : undefined,
+    lookupKey: async (apiKey) => (apiKey === vector.apiKey ? record : undefined),
     nonceStore: createMemoryNonceStore(),
     now: () => Number(vector.timestamp) * 1000,
   };
@@ -52,42 +67,61 @@ const vectorRequest = (vector: PositiveVector, signature: string): IncomingReque
   body: utf8(vector.body),
 });
 
-describe("verifySignedRequest against spec/test-vectors/signing.json (openssl-made)", () => {
-  it.each(signing.positive)("Signing requests: accepts positive vector: $name", async (vector) => {
-    const result = await verifySignedRequest(vectorRequest(vector, vector.signature), vectorOptions(vector));
-    expect(result).toMatchObject({
-      ok: true,
-      merchantId: "m_vector",
-      apiKey: vector.apiKey,
-      operationId: Object.entries(operations).find(([, op]) => vector.path.endsWith(op.path))![0],
+const KEY_FORMS: KeyForm[] = ["the secret", "a prepared signer"];
+
+describe.each(KEY_FORMS)(
+  "verifySignedRequest against spec/test-vectors/signing.json (openssl-made), lookupKey giving %s",
+  (form) => {
+    it.each(signing.positive)("Signing requests: accepts positive vector: $name", async (vector) => {
+      const result = await verifySignedRequest(vectorRequest(vector, vector.signature), vectorOptions(vector, form));
+      expect(result).toMatchObject({
+        ok: true,
+        merchantId: "m_vector",
+        apiKey: vector.apiKey,
+        operationId: Object.entries(operations).find(([, op]) => vector.path.endsWith(op.path))![0],
+      });
+      if (result.ok) expect(new TextDecoder().decode(result.body)).toBe(vector.body);
     });
-    if (result.ok) expect(new TextDecoder().decode(result.body)).toBe(vector.body);
-  });
 
-  it.each(signing.negative)(
-    "Signing requests: rejects the mistake of negative vector with 401, accepts the correct signature: $name",
-    async (vector) => {
-      const options = vectorOptions(vector);
-      const mistaken = await verifySignedRequest(vectorRequest(vector, vector.signature), options);
-      expect(mistaken).toMatchObject({ ok: false, status: 401, body: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
-      const correct = await verifySignedRequest(vectorRequest(vector, vector.expectedSignature), options);
-      expect(correct.ok).toBe(true);
-    },
-  );
+    it.each(signing.negative)(
+      "Signing requests: rejects the mistake of negative vector with 401, accepts the correct signature: $name",
+      async (vector) => {
+        const options = vectorOptions(vector, form);
+        const mistaken = await verifySignedRequest(vectorRequest(vector, vector.signature), options);
+        expect(mistaken).toMatchObject({ ok: false, status: 401, body: { error: { code: "OPEN_API_UNAUTHORIZED" } } });
+        const correct = await verifySignedRequest(vectorRequest(vector, vector.expectedSignature), options);
+        expect(correct.ok).toBe(true);
+      },
+    );
 
-  it("Signing requests: every positive vector goes through the whole pipeline: valid bodies -> verified, invalid -> 400 after verification", async () => {
-    for (const vector of signing.positive) {
-      const result = await createRequestVerifier(vectorOptions(vector)).verify(vectorRequest(vector, vector.signature));
-      if (vector.body === "{}")
-        expect(result, vector.name).toMatchObject({
+    it("Signing requests: every positive vector goes through the whole pipeline: valid bodies -> verified, invalid -> 400 after verification", async () => {
+      for (const vector of signing.positive) {
+        const result = await createRequestVerifier(vectorOptions(vector, form)).verify(
+          vectorRequest(vector, vector.signature),
+        );
+        if (vector.body === "{}")
+          expect(result, vector.name).toMatchObject({
+            ok: false,
+            status: 400,
+            body: { error: { code: "REQUEST_INVALID" } },
+          });
+        else expect(result.ok, vector.name).toBe(true);
+      }
+    });
+
+    it("Signing requests: a wrong signature -> 401 OPEN_API_UNAUTHORIZED, a signature of the right shape included", async () => {
+      const [vector] = signing.positive;
+      const options = vectorOptions(vector!, form);
+      const flipped = `${vector!.signature.slice(0, -1)}${vector!.signature.endsWith("0") ? "1" : "0"}`;
+      for (const signature of [flipped, "0".repeat(64), vector!.signature.toUpperCase()])
+        expect(await verifySignedRequest(vectorRequest(vector!, signature), options), signature).toMatchObject({
           ok: false,
-          status: 400,
-          body: { error: { code: "REQUEST_INVALID" } },
+          status: 401,
+          body: { error: { code: "OPEN_API_UNAUTHORIZED" } },
         });
-      else expect(result.ok, vector.name).toBe(true);
-    }
-  });
-});
+    });
+  },
+);
 
 describe("verifySignedRequest: order of checks and what each costs", () => {
   const spied = () => {
@@ -258,6 +292,31 @@ describe("verifySignedRequest: limits, options and dependencies", () => {
     const options = createTestOptions({ lookupKey: async () => ({ secret: "", merchantId: "m", status: "ACTIVE" }) });
     expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({
       status: 503,
+    });
+  });
+
+  it("Errors and retries: a key record whose signer cannot verify is a broken dependency -> 503", async () => {
+    const signer = {} as Signer;
+    const options = createTestOptions({
+      lookupKey: async () => ({ secret: ACTIVE.secret, merchantId: "m", status: "ACTIVE", signer }),
+    });
+    expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({
+      status: 503,
+      body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } },
+    });
+  });
+
+  it("a prepared signer, when the record has one, is what verifies the signature", async () => {
+    const record: ApiKeyRecord = {
+      secret: "a-secret-that-would-not-verify",
+      merchantId: ACTIVE.merchantId,
+      status: "ACTIVE",
+      signer: createSigner(ACTIVE.secret),
+    };
+    const options = createTestOptions({ lookupKey: async () => record });
+    expect(await verifySignedRequest(incoming(signedRequest({ path: UPSERT, body: "{}" })), options)).toMatchObject({
+      ok: true,
+      merchantId: ACTIVE.merchantId,
     });
   });
 

@@ -3,6 +3,7 @@
  * signature headers, content type and encoding, body size (check-request-form.ts), then timestamp, key,
  * signature, merchant status and nonce (check-credentials.ts), in that order. Every answer carries a request id.
  */
+import type { Signer } from "@org/webinar-signing";
 import type { ErrorEnvelope, OperationId } from "@org/webinar-types";
 import { authenticate, checkTimestamp, consumeNonce } from "./check-credentials";
 import { checkOrigin, checkRoute, readJsonBody, readSignatureHeaders } from "./check-request-form";
@@ -44,6 +45,16 @@ export interface IncomingRequest {
 export interface ApiKeyRecord {
   /** The key's secret as stored: raw text, used as the HMAC key's UTF-8 bytes ("Signing requests"). */
   secret: string;
+  /**
+   * The same secret prepared once, `createSigner(secret)` of @org/webinar-signing, for a server that keeps its key
+   * records in memory: made once when a record is read or cached and returned with it every time, it verifies the
+   * signatures, so the HMAC key is not prepared again for each request. Without it the verifier prepares `secret`
+   * per request.
+   *
+   * @example
+   * const record = { secret, merchantId, status: "ACTIVE", signer: createSigner(secret) };
+   */
+  signer?: Signer;
   /** The merchant the key belongs to. */
   merchantId: string;
   /** `SUSPENDED` merchants are answered 403 `TENANT_SUSPENDED` once their signature verifies. */

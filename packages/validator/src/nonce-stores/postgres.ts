@@ -1,11 +1,19 @@
 /**
  * `@org/webinar-validator/nonce-store/postgres`: used nonces in a PostgreSQL table that every server process
- * shares. One statement consumes a nonce: an insert that, on a conflict with a row already there, takes the row
- * over only if it has expired. PostgreSQL runs it atomically, so of several requests with one nonce, on one process
- * or many, exactly one wins.
+ * shares. A nonce is claimed by an insert that, on a conflict with a row already there, takes the row over only if
+ * it has expired. PostgreSQL runs it atomically, so of several requests with one nonce, on one process or many,
+ * exactly one wins.
+ *
+ * Group commit (the default): the claims that arrive while a statement is in flight are written together by the
+ * next one, a single statement of up to `maxBatchSize` claims, and each caller is answered once that statement has
+ * committed. A lone claim is written at once; under load the batches grow on their own, so a busy server makes
+ * one round trip for many requests instead of one each. A nonce claimed twice within one batch is accepted once
+ * (the first claim); if the statement fails, every claim it carried is rejected (the verifier answers each 503
+ * `AUTH_DEPENDENCY_UNAVAILABLE`) and none is recorded.
  *
  * The client is anything with `query(text, values)` resolving `{ rows }`: a `pg.Pool` (or `pg.Client`), a PGlite
- * instance, or a wrapper around another driver.
+ * instance, or a wrapper around another driver. It must send JavaScript arrays as PostgreSQL arrays, as pg and
+ * PGlite do.
  *
  * @example
  * import pg from "pg";
@@ -16,6 +24,7 @@
  * setInterval(() => void nonceStore.prune(), 60_000).unref();
  */
 import type { NonceStore } from "../nonce-store";
+import { createGroupCommit } from "./group-commit";
 
 /** What the store needs of a PostgreSQL client: a parameterized query resolving the rows. */
 export interface PostgresQueryable {
@@ -30,6 +39,11 @@ export interface PostgresNonceStoreOptions {
   table?: string;
   /** Clock in epoch milliseconds, the same one the verifier uses; default `Date.now`. */
   now?: () => number;
+  /**
+   * Group commit of claims (see the module's description): `{ maxBatchSize }` bounds the claims one statement
+   * carries (default 100); `false` writes each claim by a statement of its own.
+   */
+  groupCommit?: false | { maxBatchSize?: number };
 }
 
 /** A {@link NonceStore} in PostgreSQL, with its table's schema and the removal of expired rows. */
@@ -41,7 +55,10 @@ export interface PostgresNonceStore extends NonceStore {
 }
 
 const DEFAULT_TABLE = "webinar_nonces";
-const UNIQUE_VIOLATION = "23505";
+const DEFAULT_MAX_BATCH_SIZE = 100;
+// How PostgreSQL fails the losers of a race on CREATE ... IF NOT EXISTS once the winner has committed: a unique
+// violation in its catalog, or "type/relation already exists", depending on where the race is lost.
+const CREATED_BY_ANOTHER = new Set(["23505", "42710", "42P07"]);
 const TABLE_NAME = /^(?:[a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 
 function checkedTable(table: string): string {
@@ -74,34 +91,82 @@ export function postgresNonceStoreSchema(table: string = DEFAULT_TABLE): string[
   ];
 }
 
+/** One `consume` call. */
+interface Claim {
+  apiKey: string;
+  nonce: string;
+  expiresAtMs: number;
+}
+
+// A nonce holds no line feed, so this names one (API key, nonce) pair.
+const pairOf = (apiKey: string, nonce: string) => `${apiKey}\n${nonce}`;
+
+function maxBatchSizeOf(groupCommit: { maxBatchSize?: number } = {}): number {
+  const size = groupCommit.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new RangeError(`groupCommit.maxBatchSize must be a positive integer, got ${size}`);
+  return size;
+}
+
 /**
  * A {@link NonceStore} in PostgreSQL for several server processes (see the module's example). `consume` resolves
  * `true` for a nonce not recorded (or recorded and expired) for that API key, `false` for a replay; a failing query
- * rejects, which the verifier answers 503 `AUTH_DEPENDENCY_UNAVAILABLE`.
+ * rejects, which the verifier answers 503 `AUTH_DEPENDENCY_UNAVAILABLE`. Claims are group-committed unless
+ * `groupCommit` is `false`.
  */
 export function createPostgresNonceStore(options: PostgresNonceStoreOptions): PostgresNonceStore {
   const { client, now = Date.now } = options;
   if (typeof client?.query !== "function")
     throw new TypeError("client must have a query(text, values) method, e.g. a pg.Pool or a PGlite instance");
   const table = checkedTable(options.table ?? DEFAULT_TABLE);
-  // The row of an expired nonce is taken over, so a nonce is refused exactly while it is unexpired.
-  const consumeStatement = `INSERT INTO ${table} AS stored (api_key, nonce, expires_at_ms) VALUES ($1, $2, $3)
+  // The row of an expired nonce is taken over, so a nonce is refused exactly while it is unexpired. The rows go in
+  // key order, so two statements that share nonces lock them in the same order and cannot deadlock.
+  const claimStatement = `INSERT INTO ${table} AS stored (api_key, nonce, expires_at_ms)
+SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ORDER BY 1, 2
 ON CONFLICT (api_key, nonce) DO UPDATE SET expires_at_ms = excluded.expires_at_ms WHERE stored.expires_at_ms <= $4
-RETURNING 1 AS fresh`;
+RETURNING api_key, nonce`;
   const pruneStatement = `WITH removed AS (DELETE FROM ${table} WHERE expires_at_ms <= $1 RETURNING 1) SELECT count(*)::int AS removed FROM removed`;
+
+  /** Writes a batch of claims by one statement; for each claim, whether it was the nonce's first use. */
+  async function writeClaims(claims: readonly Claim[]): Promise<boolean[]> {
+    // PostgreSQL refuses to touch one row twice in a statement: a pair claimed twice is written once, for its
+    // first claim; the later ones are replays of it.
+    const firstClaims = new Map<string, Claim>();
+    for (const claim of claims) {
+      const pair = pairOf(claim.apiKey, claim.nonce);
+      if (!firstClaims.has(pair)) firstClaims.set(pair, claim);
+    }
+    const written = [...firstClaims.values()];
+    const { rows } = await client.query(claimStatement, [
+      written.map((claim) => claim.apiKey),
+      written.map((claim) => claim.nonce),
+      written.map((claim) => Math.ceil(claim.expiresAtMs)),
+      now(),
+    ]);
+    const fresh = new Set(
+      (rows as Array<{ api_key: string; nonce: string }>).map((row) => pairOf(row.api_key, row.nonce)),
+    );
+    return claims.map((claim) => {
+      const pair = pairOf(claim.apiKey, claim.nonce);
+      return firstClaims.get(pair) === claim && fresh.has(pair);
+    });
+  }
+
+  const { groupCommit } = options;
+  const commitClaim =
+    groupCommit === false
+      ? async (claim: Claim) => (await writeClaims([claim]))[0]!
+      : createGroupCommit(writeClaims, maxBatchSizeOf(groupCommit));
   return {
-    async consume(apiKey, nonce, expiresAtMs) {
-      const { rows } = await client.query(consumeStatement, [apiKey, nonce, Math.ceil(expiresAtMs), now()]);
-      return rows.length === 1;
-    },
+    consume: (apiKey, nonce, expiresAtMs) => commitClaim({ apiKey, nonce, expiresAtMs }),
     async ensureSchema() {
       for (const statement of postgresNonceStoreSchema(table)) {
         try {
           await client.query(statement, []);
         } catch (error) {
-          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one with a
-          // unique violation, raised once the winner committed, so the table or index is there.
-          if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+          // Processes starting together race on CREATE ... IF NOT EXISTS: PostgreSQL fails all but one, once the
+          // winner committed, so the table or index is there.
+          if (!CREATED_BY_ANOTHER.has((error as { code?: string }).code ?? "")) throw error;
         }
       }
     },

@@ -1,0 +1,96 @@
+/**
+ * When group commit writes a batch: a lone call at once, calls that arrive during a write together after it, a
+ * full batch without waiting; and a failing write rejects exactly the calls it carried. The writer here records
+ * each batch and finishes when the test says so.
+ */
+import { describe, expect, it } from "vitest";
+import { createGroupCommit } from "./group-commit";
+
+/** A writer whose writes the test finishes one by one; answers each call with its double. */
+function heldWriter() {
+  const writes: Array<{ calls: number[]; finish(): void; fail(error: Error): void }> = [];
+  const write = (calls: readonly number[]) =>
+    new Promise<number[]>((resolve, reject) => {
+      writes.push({ calls: [...calls], finish: () => resolve(calls.map((call) => call * 2)), fail: reject });
+    });
+  return { writes, write };
+}
+
+/** Lets queued microtasks and promise jobs run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("createGroupCommit", () => {
+  it("a lone call is written at once, by a write of its own", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, 10);
+    const answer = commit(1);
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
+    writes[0]!.finish();
+    expect(await answer).toBe(2);
+  });
+
+  it("calls made together go in one write", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, 10);
+    const answers = Promise.all([1, 2, 3].map(commit));
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1, 2, 3]]);
+    writes[0]!.finish();
+    expect(await answers).toEqual([2, 4, 6]);
+  });
+
+  it("calls arriving while a write is in flight gather, and are written together once it has finished", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, 10);
+    const first = commit(1);
+    await settle();
+    const later = [commit(2), settle().then(() => commit(3)), settle().then(() => commit(4))];
+    await settle();
+    await settle();
+    expect(writes).toHaveLength(1);
+    writes[0]!.finish();
+    expect(await first).toBe(2);
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1], [2, 3, 4]]);
+    writes[1]!.finish();
+    expect(await Promise.all(later)).toEqual([4, 6, 8]);
+  });
+
+  it("a full batch is written without waiting for the write in flight; the rest keeps gathering", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, 3);
+    const first = commit(0);
+    await settle();
+    const later = [1, 2, 3, 4, 5].map(commit);
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[0], [1, 2, 3]]);
+    writes[0]!.finish();
+    await settle();
+    expect(writes).toHaveLength(2);
+    writes[1]!.finish();
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[0], [1, 2, 3], [4, 5]]);
+    writes[2]!.finish();
+    expect([await first, ...(await Promise.all(later))]).toEqual([0, 2, 4, 6, 8, 10]);
+  });
+
+  it("a failing write rejects every call it carried, and only those", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, 10);
+    const failed = [1, 2, 3].map((call) =>
+      commit(call).then(
+        () => "written",
+        (error: Error) => error.message,
+      ),
+    );
+    await settle();
+    const next = commit(4);
+    writes[0]!.fail(new Error("connection lost"));
+    expect(await Promise.all(failed)).toEqual(["connection lost", "connection lost", "connection lost"]);
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1, 2, 3], [4]]);
+    writes[1]!.finish();
+    expect(await next).toBe(8);
+  });
+});
