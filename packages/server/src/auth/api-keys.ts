@@ -5,6 +5,7 @@
  * refused at once by the process that made the change and within a second by every other.
  */
 import type { Kysely, Transaction } from "kysely";
+import { createSigner, type Signer } from "@org/webinar-signing";
 import type { ChangeFeed } from "../cache/change-feed";
 import { createReadThroughCache } from "../cache/read-through-cache";
 import type { Database, MerchantStatus } from "../db/schema";
@@ -16,6 +17,8 @@ export interface Credential {
   apiKey: string;
   /** The plaintext secret, opened from its sealed form. */
   secret: string;
+  /** The secret's HMAC key, prepared once (what the verifier checks signatures with). */
+  signer: Signer;
   merchantId: string;
   merchantStatus: MerchantStatus;
 }
@@ -67,9 +70,11 @@ export function createApiKeyStore(
         .where("k.status", "=", "ACTIVE")
         .executeTakeFirst();
       if (row === undefined) return undefined;
+      const secret = box.open(row.secret_sealed, apiKey);
       return {
         apiKey,
-        secret: box.open(row.secret_sealed, apiKey),
+        secret,
+        signer: createSigner(secret),
         merchantId: row.merchant_id,
         merchantStatus: row.merchant_status,
       };

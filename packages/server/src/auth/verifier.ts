@@ -1,7 +1,8 @@
 /**
- * The server's @org/webinar-validator verifier: API keys read from the database on every request (so a revoked key
- * or a suspended merchant is refused by the next request, in every process), the nonce store, the configured
- * limits and origins. Every Open API request is authenticated here and nowhere else.
+ * The server's @org/webinar-validator verifier: API keys' credentials read from memory with their signer prepared
+ * once (a revoked key or a suspended merchant is refused at once here and within a second in every other process,
+ * see auth/api-keys.ts), the nonce store, the configured limits and origins. Every Open API request is
+ * authenticated here and nowhere else.
  */
 import { createRequestVerifier, defaultRequestId, type NonceStore, type RequestVerifier } from "@org/webinar-validator";
 import type { ServerConfig } from "../config";
@@ -25,7 +26,12 @@ export function createVerifier(
       const credential = await apiKeys.findActive(apiKey);
       return credential === null
         ? undefined
-        : { secret: credential.secret, merchantId: credential.merchantId, status: credential.merchantStatus };
+        : {
+            secret: credential.secret,
+            signer: credential.signer,
+            merchantId: credential.merchantId,
+            status: credential.merchantStatus,
+          };
     },
     nonceStore,
     now: () => runtime.now(),

@@ -1,7 +1,7 @@
 /**
- * When group commit writes a batch: a lone call at once, calls that arrive during a write together after it, a
- * full batch without waiting; and a failing write rejects exactly the calls it carried. The writer here records
- * each batch and finishes when the test says so.
+ * When group commit writes a batch: a lone call at once, calls that arrive during a write together after it (or
+ * after maxWaitMs when it does not finish), a full batch without waiting; and a failing write rejects exactly the
+ * calls it carried. The writer here records each batch and finishes when the test says so.
  */
 import { describe, expect, it } from "vitest";
 import { createGroupCommit } from "./group-commit";
@@ -22,7 +22,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("createGroupCommit", () => {
   it("a lone call is written at once, by a write of its own", async () => {
     const { writes, write } = heldWriter();
-    const commit = createGroupCommit(write, 10);
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000 });
     const answer = commit(1);
     await settle();
     expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
@@ -32,7 +32,7 @@ describe("createGroupCommit", () => {
 
   it("calls made together go in one write", async () => {
     const { writes, write } = heldWriter();
-    const commit = createGroupCommit(write, 10);
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000 });
     const answers = Promise.all([1, 2, 3].map(commit));
     await settle();
     expect(writes.map((batch) => batch.calls)).toEqual([[1, 2, 3]]);
@@ -42,7 +42,7 @@ describe("createGroupCommit", () => {
 
   it("calls arriving while a write is in flight gather, and are written together once it has finished", async () => {
     const { writes, write } = heldWriter();
-    const commit = createGroupCommit(write, 10);
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000 });
     const first = commit(1);
     await settle();
     const later = [commit(2), settle().then(() => commit(3)), settle().then(() => commit(4))];
@@ -59,7 +59,7 @@ describe("createGroupCommit", () => {
 
   it("a full batch is written without waiting for the write in flight; the rest keeps gathering", async () => {
     const { writes, write } = heldWriter();
-    const commit = createGroupCommit(write, 3);
+    const commit = createGroupCommit(write, { maxBatchSize: 3, maxWaitMs: 1000 });
     const first = commit(0);
     await settle();
     const later = [1, 2, 3, 4, 5].map(commit);
@@ -77,7 +77,7 @@ describe("createGroupCommit", () => {
 
   it("a failing write rejects every call it carried, and only those", async () => {
     const { writes, write } = heldWriter();
-    const commit = createGroupCommit(write, 10);
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000 });
     const failed = [1, 2, 3].map((call) =>
       commit(call).then(
         () => "written",
@@ -92,5 +92,19 @@ describe("createGroupCommit", () => {
     expect(writes.map((batch) => batch.calls)).toEqual([[1, 2, 3], [4]]);
     writes[1]!.finish();
     expect(await next).toBe(8);
+  });
+
+  it("calls waiting on a write that does not finish go in a write of their own after maxWaitMs", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 20 });
+    void commit(1);
+    await settle();
+    const waiting = [commit(2), commit(3)];
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(writes.map((batch) => batch.calls)).toEqual([[1], [2, 3]]);
+    writes[1]!.finish();
+    expect(await Promise.all(waiting)).toEqual([4, 6]);
   });
 });

@@ -5,8 +5,8 @@
  * exactly one wins.
  *
  * Group commit (the default): the claims that arrive while a statement is in flight are written together by the
- * next one, a single statement of up to `maxBatchSize` claims, and each caller is answered once that statement has
- * committed. A lone claim is written at once; under load the batches grow on their own, so a busy server makes
+ * next one (at the latest `maxWaitMs` later), a single statement of up to `maxBatchSize` claims, and each caller
+ * is answered once that statement has committed. A lone claim is written at once; under load the batches grow on their own, so a busy server makes
  * one round trip for many requests instead of one each. A nonce claimed twice within one batch is accepted once
  * (the first claim); if the statement fails, every claim it carried is rejected (the verifier answers each 503
  * `AUTH_DEPENDENCY_UNAVAILABLE`) and none is recorded.
@@ -40,10 +40,11 @@ export interface PostgresNonceStoreOptions {
   /** Clock in epoch milliseconds, the same one the verifier uses; default `Date.now`. */
   now?: () => number;
   /**
-   * Group commit of claims (see the module's description): `{ maxBatchSize }` bounds the claims one statement
-   * carries (default 100); `false` writes each claim by a statement of its own.
+   * Group commit of claims (see the module's description): `maxBatchSize` bounds the claims one statement carries
+   * (default 100), `maxWaitMs` how long claims wait for a statement in flight before they go in one of their own
+   * (default 5); `false` writes each claim by a statement of its own.
    */
-  groupCommit?: false | { maxBatchSize?: number };
+  groupCommit?: false | { maxBatchSize?: number; maxWaitMs?: number };
 }
 
 /** A {@link NonceStore} in PostgreSQL, with its table's schema and the removal of expired rows. */
@@ -56,6 +57,7 @@ export interface PostgresNonceStore extends NonceStore {
 
 const DEFAULT_TABLE = "webinar_nonces";
 const DEFAULT_MAX_BATCH_SIZE = 100;
+const DEFAULT_MAX_WAIT_MS = 5;
 // How PostgreSQL fails the losers of a race on CREATE ... IF NOT EXISTS once the winner has committed: a unique
 // violation in its catalog, or "type/relation already exists", depending on where the race is lost.
 const CREATED_BY_ANOTHER = new Set(["23505", "42710", "42P07"]);
@@ -101,11 +103,17 @@ interface Claim {
 // A nonce holds no line feed, so this names one (API key, nonce) pair.
 const pairOf = (apiKey: string, nonce: string) => `${apiKey}\n${nonce}`;
 
-function maxBatchSizeOf(groupCommit: { maxBatchSize?: number } = {}): number {
-  const size = groupCommit.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
-  if (!Number.isSafeInteger(size) || size < 1)
-    throw new RangeError(`groupCommit.maxBatchSize must be a positive integer, got ${size}`);
-  return size;
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function groupCommitOptions(groupCommit: { maxBatchSize?: number; maxWaitMs?: number } = {}) {
+  return {
+    maxBatchSize: positiveInteger(groupCommit.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, "groupCommit.maxBatchSize"),
+    maxWaitMs: positiveInteger(groupCommit.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, "groupCommit.maxWaitMs"),
+  };
 }
 
 /**
@@ -156,7 +164,7 @@ RETURNING api_key, nonce`;
   const commitClaim =
     groupCommit === false
       ? async (claim: Claim) => (await writeClaims([claim]))[0]!
-      : createGroupCommit(writeClaims, maxBatchSizeOf(groupCommit));
+      : createGroupCommit(writeClaims, groupCommitOptions(groupCommit));
   return {
     consume: (apiKey, nonce, expiresAtMs) => commitClaim({ apiKey, nonce, expiresAtMs }),
     async ensureSchema() {
