@@ -80,6 +80,22 @@ export function logStyle(format: LogFormat, output: { isTTY?: boolean }, env: En
   return { readable, colour };
 }
 
+/** How many bytes of log lines are gathered before one write to stdout. */
+const LOG_BUFFER_BYTES = 4096;
+/** The longest a line waits in that buffer. */
+const LOG_FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Standard output written asynchronously and in blocks: a busy server writes one line per request, and one write
+ * per line costs it a system call each. Lines are gathered up to LOG_BUFFER_BYTES, and written at the latest every
+ * LOG_FLUSH_INTERVAL_MS; pino writes what is left when the process exits, and the server flushes on close.
+ */
+function bufferedStdout(): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  setInterval(() => stdout.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  return stdout;
+}
+
 /**
  * @example
  * const logger = createLogger("info"); // JSON lines on stdout
@@ -97,7 +113,7 @@ export function createLogger(level: string, destination?: DestinationStream, sty
         destination: destination ?? 1,
         sync: destination !== undefined,
       })
-    : (destination ?? pino.destination({ dest: 1, sync: false }));
+    : (destination ?? bufferedStdout());
   return pino(
     {
       level,

@@ -24,11 +24,13 @@ export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
       throw new ServiceError("REQUEST_INVALID", "no Open API operation at this path", undefined, 404);
     c.set("merchantId", verified.merchantId);
     c.set("operationId", verified.operationId);
+    // The answer carries the verifier's headers (X-Request-Id, CORS) from the start, so the middleware has none
+    // left to add to it.
     try {
       const data = await runOperation(verified, services);
-      return jsonResponse(200, { requestId: verified.requestId, data });
+      return jsonResponse(200, { requestId: verified.requestId, data }, verified.headers);
     } catch (error) {
-      return answerFailure(c, services.logger, verified.requestId, error);
+      return answerFailure(c, services.logger, verified.requestId, error, verified.headers);
     }
   });
   return app;

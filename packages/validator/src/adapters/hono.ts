@@ -100,7 +100,9 @@ export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<Webina
     cacheBody(c.req.bodyCache, result.rawBody);
     c.set("webinar", result);
     await next();
-    for (const [name, value] of Object.entries(result.headers)) c.header(name, value);
+    // c.header() on a finished answer copies it (body included): only where the handler did not set them already.
+    for (const [name, value] of Object.entries(result.headers))
+      if (c.res.headers.get(name) !== value) c.header(name, value);
     return undefined;
   });
 }
