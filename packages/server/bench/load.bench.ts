@@ -7,17 +7,24 @@
  * made through the admin API and the signed Open API (load/fixture.ts). So `--server` can point at the build of
  * another checkout and compare it with this one on the same machine, in the same session.
  *
- * autocannon drives five operations (upsert of a new viewer, upsert of an existing viewer, issue login ticket,
- * watch-data overview, a 100-viewer detail page of a finalized webinar), every request signed afresh, every
- * answer checked (load/measure.ts); on PGlite (a temporary data directory) and on PostgreSQL (databases made
- * for the run at 127.0.0.1:5432 and dropped after). Beside each row, in the same run, the floor app
- * (load/floor-app.ts: node:http and the same driver, one statement per request) gives what no server can beat
- * here; the server/floor ratio is the figure to compare. On PostgreSQL two server processes on one database are
- * measured against one. Figures per row: req/s, p50 and p99 latency, process CPU per request (Linux).
+ * autocannon drives five Open API operations (upsert of a new viewer, upsert of an existing viewer, issue login
+ * ticket, watch-data overview, a 100-viewer detail page of a finalized webinar), every request signed afresh,
+ * and the watch page's heartbeats of N viewers of a live webinar, each viewer with a watch session and a
+ * playback session of its own made before the timed runs (load/live-viewers.ts); every answer is checked
+ * (load/measure.ts). On PGlite (a temporary data directory) and on PostgreSQL (databases made for the run at
+ * 127.0.0.1:5432 and dropped after). Beside each row, in the same run, the floor app (load/floor-app.ts:
+ * node:http and the same driver, one statement per request) gives what no server can beat here; the
+ * server/floor ratio is the figure to compare. On PostgreSQL two server processes on one database are measured
+ * against one. Figures per row: req/s, p50 and p99 latency, process CPU per request (Linux); for the heartbeats
+ * also the viewers one process carries at the page's 15 s interval.
  *
- * Options: `--help` lists them (durations, connections, databases, `--json`, `--quick`, `--server`).
+ * `--profile <operation>` runs the server under `node --cpu-prof` for that operation only and prints where its
+ * busy time went in the measured seconds (load/cpu-profile.ts).
+ *
+ * Options: `--help` lists them (durations, connections, databases, viewers, `--only`, `--profile`, `--json`,
+ * `--quick`, `--server`).
  */
-import { OPERATIONS, TWO_PROCESS_OPERATIONS } from "./load/operations";
+import { TWO_PROCESS_OPERATIONS } from "./load/operations";
 import { loadBenchOptions } from "./load/options";
 import { jsonReport, textReport } from "./load/report";
 import { runLoadBench, stopEverything } from "./load/run-load-bench";
@@ -30,8 +37,8 @@ if (options !== undefined) {
   }
   // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation.
   const rows =
-    OPERATIONS.length * 2 * options.databases.length +
-    (options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0);
+    options.operations.length * 2 * options.databases.length +
+    (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0);
   process.stderr.write(
     `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
   );

@@ -1,11 +1,13 @@
 /**
  * The data every run needs, made through the server's public interfaces only (the admin API and the signed Open
  * API), so any build that keeps them can be measured: a merchant with an API key, a published webinar for the
- * tickets, viewers that already exist, and a finalized webinar with watch data for the overview and the detail
- * page (sessions imported through the admin API's playback-sessions import).
+ * tickets, viewers that already exist, a finalized webinar with watch data for the overview and the detail
+ * page (sessions imported through the admin API's playback-sessions import), and for the heartbeats a live
+ * webinar with viewers playing it (live-viewers.ts).
  */
+import { type LiveViewers, prepareLiveViewers } from "./live-viewers";
+import { adminClient, inParallel, SETUP_CONCURRENCY, upsertViewer } from "./setup-requests";
 import type { Credentials } from "./signed-request";
-import { signedHeaders } from "./signed-request";
 
 /** What the operations' request bodies are made of, for one server (or floor) and its data. */
 export interface Fixture {
@@ -17,70 +19,21 @@ export interface Fixture {
   /** External ids of the viewers that exist before the runs, and their uids, index for index. */
   existingExternalUserIds: string[];
   existingUids: number[];
+  /** A live webinar and its viewers with open playback sessions; made only when the heartbeats are measured. */
+  heartbeat?: LiveViewers;
 }
 
 export interface FixtureSizes {
   existingViewers: number;
   watchedViewers: number;
+  /** Viewers of a live webinar with a playback session each (`Fixture.heartbeat`); 0 for none. */
+  heartbeatViewers: number;
 }
 
 const DEVICE_TYPES = ["DESKTOP", "MOBILE", "TABLET"];
 const PROTOCOLS = ["WEBRTC", "HLS"];
-/** Setup requests in flight at once: quick on every database, light on the server. */
-const SETUP_CONCURRENCY = 8;
-
 /** The external id of existing viewer `index`, the same on the server and on the floor. */
 export const existingExternalUserId = (index: number): string => `existing-${index}`;
-
-/** Runs `task(0..count-1)` with at most `concurrency` in flight; the results in index order. */
-export async function inParallel<T>(
-  count: number,
-  concurrency: number,
-  task: (index: number) => Promise<T>,
-): Promise<T[]> {
-  const results = new Array<T>(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  return results;
-}
-
-async function expectJson(answer: Response, expectedStatus: number, what: string): Promise<unknown> {
-  const text = await answer.text();
-  if (answer.status !== expectedStatus)
-    throw new Error(`${what}: expected ${expectedStatus}, got ${answer.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as unknown;
-}
-
-function adminClient(baseUrl: string, adminToken: string) {
-  return async <T>(path: string, body: unknown, expectedStatus: number): Promise<T> => {
-    const answer = await fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return (await expectJson(answer, expectedStatus, `admin POST ${path}`)) as T;
-  };
-}
-
-async function upsertViewer(baseUrl: string, credentials: Credentials, externalUserId: string): Promise<number> {
-  const path = "/api/v1/open/viewers/upsert";
-  const body = JSON.stringify({ externalUserId });
-  const answer = await fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: signedHeaders(credentials, path, body),
-    body,
-  });
-  const envelope = (await expectJson(answer, 200, `upsertViewer ${externalUserId}`)) as {
-    data: { viewer: { uid: number } };
-  };
-  return envelope.data.viewer.uid;
-}
 
 /** Creates the fixture on the server at `baseUrl`. */
 export async function prepareFixture(baseUrl: string, adminToken: string, sizes: FixtureSizes): Promise<Fixture> {
@@ -127,5 +80,8 @@ export async function prepareFixture(baseUrl: string, adminToken: string, sizes:
   await live("END");
   await admin(`/admin/v1/webinars/${watchTicketCode}/finalize`, {}, 200);
 
-  return { credentials, ticketCode, watchTicketCode, existingExternalUserIds, existingUids };
+  const fixture: Fixture = { credentials, ticketCode, watchTicketCode, existingExternalUserIds, existingUids };
+  if (sizes.heartbeatViewers > 0)
+    fixture.heartbeat = await prepareLiveViewers(baseUrl, adminToken, merchantId, credentials, sizes.heartbeatViewers);
+  return fixture;
 }

@@ -1,11 +1,12 @@
 /**
  * The floor: what no server of these operations can go below on this machine. node:http and the server's
- * database driver, answering the four Open API paths with ONE statement each (the operation's main statement,
- * written against the server's schema, see floor-schema.ts) and a `{requestId, data}` reply. No signature check,
- * no validation, no logging. Run as its own process like the server:
+ * database driver, answering the four Open API paths and the watch page's heartbeat with ONE statement each (the
+ * operation's main statement, written against the server's schema, see floor-schema.ts) and a JSON reply:
+ * `{requestId, data}` for the Open API, `{requestId, ...fields}` for the heartbeat as the watch page API answers.
+ * No signature check, no session cookie, no validation, no logging. Run as its own process like the server:
  *
  *   PORT=… FLOOR_DATABASE=<PGlite data directory | postgres://…> FLOOR_EXISTING_VIEWERS=… FLOOR_WATCHED_VIEWERS=… \
- *     node --import tsx floor-app.ts
+ *     FLOOR_LIVE_VIEWERS=… node --import tsx floor-app.ts
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -16,6 +17,8 @@ type Body = Record<string, unknown>;
 type Handler = (db: FloorDatabase, body: Body) => Promise<unknown>;
 
 const TICKET_TTL_MS = 60_000;
+/** The heartbeat's credit cap: twice the watch page's 15 s interval. */
+const HEARTBEAT_CAP_MS = 30_000;
 
 // upsertViewer: the server's insert-or-return of a viewer by external id (nothing to change: no write).
 const UPSERT = `
@@ -57,6 +60,18 @@ const DETAIL_PAGE = `
   where t.webinar_id = (select id from webinars where ticket_code = $1 and merchant_id = $2) and t.scope = $3 and t.uid is not null
   order by t.total_seconds desc, t.uid asc
   limit $4
+`;
+
+// The watch page's heartbeat: credit an open session the time since its previous heartbeat, capped, in its row.
+const HEARTBEAT = `
+  update playback_sessions p set
+    last_activity_at = now(),
+    credited_ms = p.credited_ms + d.ms,
+    watch_seconds = (p.credited_ms + d.ms) / 1000
+  from (select least(greatest(extract(epoch from now() - last_activity_at) * 1000, 0), $2)::bigint as ms
+        from playback_sessions where id = $1) d
+  where p.id = $1 and p.ended_at is null
+  returning p.watch_seconds, p.credited_ms / 1000 - (p.credited_ms - d.ms) / 1000 as credited_seconds
 `;
 
 interface TotalsRow {
@@ -172,6 +187,23 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
 };
 
+/** Paths answered `{requestId, ...fields}`, as the watch page API answers. */
+const INLINE_HANDLERS: Readonly<Record<string, Handler>> = {
+  "/w/api/playback/heartbeat": async (db, body) => {
+    const [row] = await db.query<{ watch_seconds: number; credited_seconds: string }>(HEARTBEAT, [
+      body.playbackId,
+      HEARTBEAT_CAP_MS,
+    ]);
+    if (row === undefined) throw new Error(`no open playback session ${String(body.playbackId)}`);
+    return {
+      playbackId: body.playbackId,
+      creditedSeconds: Number(row.credited_seconds),
+      watchSeconds: row.watch_seconds,
+      ended: false,
+    };
+  },
+};
+
 let requestCount = 0;
 
 function reply(res: ServerResponse, status: number, payload: object): void {
@@ -184,7 +216,9 @@ function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): v
     reply(res, 200, { status: "ok" });
     return;
   }
-  const handler = req.method === "POST" ? HANDLERS[req.url ?? ""] : undefined;
+  const path = req.url ?? "";
+  const inline = INLINE_HANDLERS[path];
+  const handler = req.method === "POST" ? (inline ?? HANDLERS[path]) : undefined;
   if (handler === undefined) {
     reply(res, 404, { error: { code: "REQUEST_INVALID", message: "no such floor path" } });
     return;
@@ -196,7 +230,7 @@ function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): v
     Promise.resolve(chunks)
       .then((body) => handler(db, JSON.parse(Buffer.concat(body).toString("utf8")) as Body))
       .then(
-        (data) => reply(res, 200, { data }),
+        (data) => reply(res, 200, inline === undefined ? { data } : (data as object)),
         (error: unknown) => {
           process.stderr.write(`floor: ${req.url}: ${error instanceof Error ? error.message : String(error)}\n`);
           reply(res, 500, { error: { code: "INTERNAL_ERROR", message: "floor statement failed" } });
@@ -206,7 +240,11 @@ function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): v
 }
 
 const db = await openFloorDatabase(process.env.FLOOR_DATABASE!, process.env);
-await createFloorSchema(db, Number(process.env.FLOOR_EXISTING_VIEWERS), Number(process.env.FLOOR_WATCHED_VIEWERS));
+await createFloorSchema(db, {
+  existingViewers: Number(process.env.FLOOR_EXISTING_VIEWERS),
+  watchedViewers: Number(process.env.FLOOR_WATCHED_VIEWERS),
+  liveViewers: Number(process.env.FLOOR_LIVE_VIEWERS ?? 0),
+});
 const server = createServer((req, res) => handle(db, req, res));
 server.listen(Number(process.env.PORT), process.env.HOST ?? "127.0.0.1");
 process.once("SIGTERM", () => {

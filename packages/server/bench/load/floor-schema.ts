@@ -9,9 +9,15 @@ import type { FloorDatabase } from "./floor-database";
 export const FLOOR_MERCHANT_ID = "mch_floor";
 export const FLOOR_TICKET_CODE = "floor-tickets";
 export const FLOOR_WATCH_TICKET_CODE = "floor-watch";
+export const FLOOR_LIVE_TICKET_CODE = "floor-live";
 /** Existing viewer `index` has uid FIRST_UID + index; new viewers take uids above NEW_UIDS_START. */
 export const FIRST_UID = 10000;
+/** Live viewer `index` (the heartbeats' viewers) has uid FIRST_LIVE_UID + index. */
+const FIRST_LIVE_UID = 1_000_000;
 const NEW_UIDS_START = 5_000_000;
+
+/** The open LIVE playback session of live viewer `index`, in the server's id shape (`pb_` and 22 letters or digits). */
+export const floorPlaybackId = (index: number): string => `pb_floor${String(index).padStart(17, "0")}`;
 
 const SCHEMA = `
   create table merchants (
@@ -76,6 +82,26 @@ const SCHEMA = `
   create index watch_subject_totals_by_seconds on watch_subject_totals (webinar_id, scope, total_seconds desc, uid) where uid is not null;
   create index watch_subject_totals_by_last on watch_subject_totals (webinar_id, scope, last_watched_at desc, uid) where uid is not null;
   create index watch_subject_totals_by_first on watch_subject_totals (webinar_id, scope, first_watched_at, uid) where uid is not null;
+  create table playback_sessions (
+    id text primary key,
+    webinar_id text not null references webinars (id),
+    merchant_id text not null,
+    uid integer,
+    anonymous_id text,
+    mode text not null check (mode in ('LIVE', 'REPLAY')),
+    watch_seconds integer not null check (watch_seconds >= 0),
+    device_type text not null,
+    protocol text,
+    started_at timestamptz not null,
+    recorded_at timestamptz not null,
+    last_activity_at timestamptz not null,
+    ended_at timestamptz,
+    credited_ms bigint not null default 0,
+    check ((uid is null) <> (anonymous_id is null)),
+    foreign key (merchant_id, uid) references viewers (merchant_id, uid)
+  );
+  create index playback_sessions_webinar on playback_sessions (webinar_id, mode);
+  create index playback_sessions_open on playback_sessions (webinar_id, mode) where ended_at is null;
   create table watch_totals (
     webinar_id text not null references webinars (id),
     scope text not null check (scope in ('LIVE', 'REPLAY', 'ALL')),
@@ -91,14 +117,16 @@ const SCHEMA = `
 /**
  * The same data as the server's fixture: `existingViewers` viewers, of which the first `watchedViewers` watched
  * the live (60 + (i·37 mod 3600) s) and every second one also the replay (30 + (i·53 mod 1800) s), plus 20
- * anonymous live subjects; per-subject rows for LIVE, REPLAY and ALL and the six per-webinar counts.
+ * anonymous live subjects; per-subject rows for LIVE, REPLAY and ALL and the six per-webinar counts. And the
+ * live webinar's `liveViewers` viewers, each with an open LIVE playback session.
  */
-function seed(existingViewers: number, watchedViewers: number): string {
+function seed(existingViewers: number, watchedViewers: number, liveViewers: number): string {
   return `
     insert into merchants (id, name, created_at) values ('${FLOOR_MERCHANT_ID}', 'Floor', now());
     insert into webinars (id, merchant_id, ticket_code, status, created_at) values
       ('wbn_floor_tickets', '${FLOOR_MERCHANT_ID}', '${FLOOR_TICKET_CODE}', 'PUBLISHED', now()),
-      ('wbn_floor_watch', '${FLOOR_MERCHANT_ID}', '${FLOOR_WATCH_TICKET_CODE}', 'PUBLISHED', now());
+      ('wbn_floor_watch', '${FLOOR_MERCHANT_ID}', '${FLOOR_WATCH_TICKET_CODE}', 'PUBLISHED', now()),
+      ('wbn_floor_live', '${FLOOR_MERCHANT_ID}', '${FLOOR_LIVE_TICKET_CODE}', 'PUBLISHED', now());
     insert into viewers (merchant_id, uid, external_user_id, created_at, updated_at)
       select '${FLOOR_MERCHANT_ID}', ${FIRST_UID} + i, 'existing-' || i, now(), now() from generate_series(0, ${existingViewers - 1}) as i;
     create temporary table watched as
@@ -121,14 +149,20 @@ function seed(existingViewers: number, watchedViewers: number): string {
       select webinar_id, scope, case when uid is null then 'ANONYMOUS' else 'REGISTERED' end, count(*), sum(session_count), sum(total_seconds), now()
       from watch_subject_totals group by webinar_id, scope, uid is null;
     drop table watched;
+    insert into viewers (merchant_id, uid, external_user_id, created_at, updated_at)
+      select '${FLOOR_MERCHANT_ID}', ${FIRST_LIVE_UID} + i, 'live-' || i, now(), now() from generate_series(0, ${liveViewers - 1}) as i;
+    insert into playback_sessions (id, webinar_id, merchant_id, uid, mode, watch_seconds, device_type, protocol,
+        started_at, recorded_at, last_activity_at)
+      select 'pb_floor' || lpad(i::text, 17, '0'), 'wbn_floor_live', '${FLOOR_MERCHANT_ID}', ${FIRST_LIVE_UID} + i, 'LIVE', 0,
+        'DESKTOP', 'HLS', now(), now(), now()
+      from generate_series(0, ${liveViewers - 1}) as i;
   `;
 }
 
 export async function createFloorSchema(
   db: FloorDatabase,
-  existingViewers: number,
-  watchedViewers: number,
+  sizes: { existingViewers: number; watchedViewers: number; liveViewers: number },
 ): Promise<void> {
   await db.exec(SCHEMA);
-  await db.exec(seed(existingViewers, watchedViewers));
+  await db.exec(seed(sizes.existingViewers, sizes.watchedViewers, sizes.liveViewers));
 }

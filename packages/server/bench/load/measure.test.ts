@@ -12,9 +12,18 @@ const fixture: Fixture = {
   watchTicketCode: "wbn-watch",
   existingExternalUserIds: ["existing-0", "existing-1"],
   existingUids: [10000, 10001],
+  heartbeat: {
+    ticketCode: "wbn-live",
+    viewers: [
+      { cookie: "webinar_session=s1", playbackId: "pb_0000000000000000000001" },
+      { cookie: "webinar_session=s2", playbackId: "pb_0000000000000000000002" },
+      { cookie: "webinar_session=s3", playbackId: "pb_0000000000000000000003" },
+    ],
+  },
 };
 const settings = { connections: 2, durationSeconds: 1, warmupSeconds: 0 };
 const ticket = operationById("issueLoginTicket");
+const heartbeat = operationById("heartbeat");
 
 interface Received {
   headers: IncomingMessage["headers"];
@@ -122,5 +131,69 @@ describe("measure: requests", () => {
     await measure(ticket, [target], settings);
     const uids = new Set(received.map((request) => (JSON.parse(request.body) as { uid: number }).uid));
     expect([...uids].sort()).toEqual(fixture.existingUids);
+  });
+});
+
+describe("measure: the watch page's heartbeats", () => {
+  const heartbeatAnswer = JSON.stringify({
+    requestId: "req_1",
+    playbackId: "pb_0000000000000000000001",
+    creditedSeconds: 1,
+    watchSeconds: 12,
+    ended: false,
+  });
+
+  test("go round the live viewers: each with its own session cookie and body, unsigned", async () => {
+    const { target, received } = await standIn(200, heartbeatAnswer);
+    const figures = await measure(heartbeat, [target], settings);
+    expect(figures.errors.total).toBe(0);
+    const sent = new Set(received.map((request) => `${request.headers.cookie} ${request.body}`));
+    expect([...sent].sort()).toEqual(
+      fixture.heartbeat!.viewers.map(
+        (viewer) =>
+          `${viewer.cookie} ${JSON.stringify({ playbackId: viewer.playbackId, playing: true, ticketCode: "wbn-live" })}`,
+      ),
+    );
+    expect(received.every((request) => request.headers["x-signature"] === undefined)).toBe(true);
+    expect(received.every((request) => request.headers["content-type"] === "application/json")).toBe(true);
+  });
+
+  test.each([
+    {
+      name: "an ended session's answer -> bad shape",
+      status: 200,
+      body: heartbeatAnswer.replace('"ended":false', '"ended":true'),
+      expected: "badShape",
+    },
+    {
+      name: "an Open API envelope {requestId, data} -> bad shape (the watch page API answers inline)",
+      status: 200,
+      body: JSON.stringify({ requestId: "r", data: JSON.parse(heartbeatAnswer) }),
+      expected: "badShape",
+    },
+    {
+      name: "404 PLAYBACK_NOT_FOUND -> counted by status",
+      status: 404,
+      body: JSON.stringify({ requestId: "r", error: { code: "PLAYBACK_NOT_FOUND", message: "no" } }),
+      expected: "404",
+    },
+  ])("$name", async ({ status, body, expected }) => {
+    const { target } = await standIn(status, body);
+    const figures = await measure(heartbeat, [target], settings);
+    expect(figures.checked).toBeGreaterThan(0);
+    expect(figures.errors.total).toBe(figures.checked);
+    if (expected === "404") expect(figures.errors.byStatus).toEqual({ 404: figures.checked });
+    else expect(figures.errors.badShape).toBe(figures.checked);
+  });
+
+  test("the measured run's window is in the monotonic clock of this process", async () => {
+    const { target } = await standIn(200, heartbeatAnswer);
+    const before = Number(process.hrtime.bigint() / 1000n);
+    const figures = await measure(heartbeat, [target], settings);
+    const after = Number(process.hrtime.bigint() / 1000n);
+    expect(figures.measuredFromMicros).toBeGreaterThanOrEqual(before);
+    expect(figures.measuredToMicros).toBeLessThanOrEqual(after);
+    // One measured second.
+    expect(figures.measuredToMicros - figures.measuredFromMicros).toBeGreaterThanOrEqual(900_000);
   });
 });

@@ -1,15 +1,15 @@
 /**
  * One row of figures: autocannon drives an operation against one or more targets (the load split evenly), first
- * a warm-up, then the measured run. Every request is built in `setupRequest` (body serialized once, hashed,
- * signed with a fresh nonce and timestamp) and every answer is checked in `onResponse`, warm-up included: a
- * non-200 status, a body that is not the success envelope of the operation, a connection error or a timeout is
- * an error, so a broken server cannot post a good figure.
+ * a warm-up, then the measured run. Every request is built in `setupRequest` (an Open API request: body
+ * serialized once, hashed, signed with a fresh nonce and timestamp; a heartbeat: a viewer's body and cookie) and
+ * every answer is checked in `onResponse`, warm-up included: a non-200 status, a body that is not the success
+ * envelope of the operation, a connection error or a timeout is an error, so a broken server cannot post a good
+ * figure.
  */
 import autocannon from "autocannon";
 import type { Fixture } from "./fixture";
 import { isExpectedAnswer, type Operation } from "./operations";
 import type { RunningProcess } from "./processes";
-import { signedHeaders } from "./signed-request";
 
 export interface Target {
   process: RunningProcess;
@@ -37,6 +37,9 @@ export interface Figures {
   /** Every answer checked, warm-up included. */
   checked: number;
   errors: Errors;
+  /** When the measured run began and ended, in microseconds of the monotonic clock that CPU profiles use. */
+  measuredFromMicros: number;
+  measuredToMicros: number;
 }
 
 export interface RunSettings {
@@ -66,7 +69,7 @@ function driveOne(
   seconds: number,
   tally: Tally,
 ): Promise<Drive> {
-  const nextBody = operation.bodies(target.fixture, `${process.pid}-${(runCounter += 1)}`);
+  const nextRequest = operation.requests(target.fixture, `${process.pid}-${(runCounter += 1)}`);
   const latencies: number[] = [];
   let requests = 0;
   return new Promise((resolve, reject) => {
@@ -79,10 +82,7 @@ function driveOne(
           {
             method: "POST",
             path: operation.path,
-            setupRequest: (request) => {
-              const body = nextBody();
-              return { ...request, body, headers: signedHeaders(target.fixture.credentials, operation.path, body) };
-            },
+            setupRequest: (request) => ({ ...request, ...nextRequest() }),
             onResponse: (status, body) => {
               tally.checked += 1;
               if (status !== 200) {
@@ -146,12 +146,17 @@ function cpuSeconds(targets: Target[]): number | undefined {
   return total;
 }
 
+/** Linux's monotonic clock in µs: the clock of `process.hrtime` and of the timestamps in V8's CPU profiles. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 /** Warms up, then measures `operation` against `targets` together. */
 export async function measure(operation: Operation, targets: Target[], settings: RunSettings): Promise<Figures> {
   const tally: Tally = { checked: 0, errors: { total: 0, byStatus: {}, badShape: 0, connection: 0 } };
   if (settings.warmupSeconds > 0) await drive(operation, targets, settings.connections, settings.warmupSeconds, tally);
   const cpuBefore = cpuSeconds(targets);
+  const measuredFromMicros = monotonicMicros();
   const runs = await drive(operation, targets, settings.connections, settings.durationSeconds, tally);
+  const measuredToMicros = monotonicMicros();
   const cpuAfter = cpuSeconds(targets);
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
@@ -167,5 +172,7 @@ export async function measure(operation: Operation, targets: Target[], settings:
     requests,
     checked: tally.checked,
     errors: tally.errors,
+    measuredFromMicros,
+    measuredToMicros,
   };
 }

@@ -5,6 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { OPERATIONS, type OperationId } from "./operations";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -25,6 +26,14 @@ export interface LoadBenchOptions {
   existingViewers: number;
   /** Viewers with watch data on the finalized webinar whose detail page is read. */
   watchedViewers: number;
+  /** Viewers of the live webinar, each with a playback session of its own, that the heartbeats go round. */
+  heartbeatViewers: number;
+  /** The operations to measure, in the order of OPERATIONS. */
+  operations: OperationId[];
+  /** Whether the two-process comparison on PostgreSQL runs (not with `--only` or `--profile`). */
+  twoProcesses: boolean;
+  /** Set with `--profile`: the server runs under `node --cpu-prof` for this one operation. */
+  profile: OperationId | undefined;
 }
 
 const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
@@ -38,6 +47,11 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --connections <n>      concurrent connections             (BENCH_LOAD_CONNECTIONS, default 16)
   --db <list>            pglite,postgres                    (BENCH_LOAD_DB, default both)
   --postgres-url <url>   admin URL of PostgreSQL            (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+  --viewers <n>          viewers of the heartbeat row, each with its own playback session
+                                                            (BENCH_LOAD_VIEWERS, default 3000; --quick 300)
+  --only <list>          measure only these operations (no two-process rows): ${OPERATIONS.map((operation) => operation.id).join(",")}
+  --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
+                         self-time entries of the measured seconds and keep the .cpuprofile files
 `;
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -49,6 +63,17 @@ function wholeNumber(name: string, text: string, minimum: number): number {
   if (!Number.isInteger(value) || value < minimum)
     throw new Error(`${name} must be a whole number >= ${minimum}, got "${text}"`);
   return value;
+}
+
+function operationIds(flag: string, text: string): OperationId[] {
+  const ids = text.split(",").map((id) => id.trim());
+  for (const id of ids)
+    if (!OPERATIONS.some((operation) => operation.id === id))
+      throw new Error(
+        `${flag} takes operations of ${OPERATIONS.map((operation) => operation.id).join(", ")}, got "${id}"`,
+      );
+  // Measured in the table's order, whatever the order given.
+  return OPERATIONS.map((operation) => operation.id).filter((id) => ids.includes(id));
 }
 
 function databaseKinds(text: string): DatabaseKind[] {
@@ -79,6 +104,9 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       connections: { type: "string" },
       db: { type: "string" },
       "postgres-url": { type: "string" },
+      viewers: { type: "string" },
+      only: { type: "string" },
+      profile: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -90,6 +118,15 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
   const duration = values.duration ?? env.BENCH_LOAD_DURATION ?? (quick ? "1" : "8");
   const warmup = values.warmup ?? env.BENCH_LOAD_WARMUP ?? (quick ? "1" : "2");
   const connections = values.connections ?? env.BENCH_LOAD_CONNECTIONS ?? "16";
+  const viewers = values.viewers ?? env.BENCH_LOAD_VIEWERS ?? (quick ? "300" : "3000");
+  if (values.profile?.includes(",")) throw new Error(`--profile takes one operation, got "${values.profile}"`);
+  const profile = values.profile === undefined ? undefined : operationIds("--profile", values.profile)[0];
+  const operations =
+    profile !== undefined
+      ? [profile]
+      : values.only !== undefined
+        ? operationIds("--only", values.only)
+        : OPERATIONS.map((operation) => operation.id);
   return {
     serverMain: values.server === undefined ? DEFAULT_SERVER : fromCallerDirectory(values.server, env),
     json: values.json,
@@ -102,5 +139,9 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     // A detail page of 100 needs more than 100 watched viewers; "a few hundred" makes it a real page of three.
     existingViewers: quick ? 200 : 1000,
     watchedViewers: quick ? 150 : 300,
+    heartbeatViewers: wholeNumber("--viewers", viewers, 1),
+    operations,
+    twoProcesses: profile === undefined && values.only === undefined,
+    profile,
   };
 }

@@ -3,11 +3,15 @@
  * the figures, never asserted: the machine and its neighbours decide too much of them.
  */
 import type { Errors, Figures } from "./measure";
-import { operationById, type OperationId } from "./operations";
-import type { LoadBenchResult } from "./run-load-bench";
+import { operationById, type OperationId, PAGE_HEARTBEAT_INTERVAL_SECONDS } from "./operations";
+import type { LoadBenchResult, OperationRow, ProfileRow } from "./run-load-bench";
 
-/** Server/floor throughput ratio every operation should reach on PostgreSQL. */
-export const SERVER_TO_FLOOR_GOAL = 0.5;
+/** Server/floor throughput ratio every Open API operation should reach on PostgreSQL. */
+export const SERVER_TO_FLOOR_GOAL = 0.4;
+/** Server/floor throughput ratio of the heartbeats, on each database. */
+export const HEARTBEAT_TO_FLOOR_GOAL = 0.5;
+/** Most heartbeat p99 latency of the server, as a multiple of the floor's. */
+export const HEARTBEAT_P99_GOAL = 3;
 /** Two server processes on one PostgreSQL database over one, where the database has spare cores. */
 export const TWO_PROCESS_GOAL = 1.6;
 /** Most server CPU per request on PostgreSQL (the server process only), for the writes every login flow makes. */
@@ -34,13 +38,16 @@ function errorText(errors: Errors): string {
   return parts.join(" ");
 }
 
-function table(header: string[], rows: string[][]): string {
+/** A text table; by default the first column (the operation) left-aligned, the figures right-aligned. */
+function table(header: string[], rows: string[][], leftAligned: boolean[] = [true]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  // The first column (the operation) is left-aligned, the figures right-aligned.
   const line = (cells: string[]) =>
     cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join("  ");
+      .map((cell, column) =>
+        leftAligned[column] === true ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].map((text) => `  ${text}`).join("\n");
 }
 
@@ -57,6 +64,47 @@ interface GoalItem {
   met: boolean;
 }
 
+/** The viewers whose heartbeats a rate of heartbeats per second carries at the page's interval. */
+export function viewersAtPageInterval(requestsPerSecond: number): number {
+  return requestsPerSecond * PAGE_HEARTBEAT_INTERVAL_SECONDS;
+}
+
+function rowLabel(row: OperationRow, heartbeatViewers: number): string {
+  return row.operation === "heartbeat" ? `${row.label} (${heartbeatViewers} viewers)` : row.label;
+}
+
+function heartbeatLine(row: OperationRow): string {
+  const viewers = (figures: Figures) =>
+    `${fixed(figures.requestsPerSecond, 0)} heartbeats/s = ${fixed(viewersAtPageInterval(figures.requestsPerSecond), 0)} viewers`;
+  return (
+    `  Viewers per process at the page's ${PAGE_HEARTBEAT_INTERVAL_SECONDS} s interval: server ${viewers(row.server)}, ` +
+    `floor ${viewers(row.floor)}; p99 server/floor ${fixed(row.server.p99Ms / row.floor.p99Ms, 1)}x`
+  );
+}
+
+/** Where the profiled server spent its busy time in one row's measured seconds. */
+function profileLines(profile: ProfileRow): string[] {
+  const { summary } = profile;
+  const busy = summary.windowMicros === 0 ? Number.NaN : (summary.busyMicros / summary.windowMicros) * 100;
+  return [
+    "",
+    `CPU profile of the server, ${profile.database}, ${operationById(profile.operation).label}, measured seconds: ` +
+      `busy ${fixed(summary.busyMicros / 1e6, 1)} s of ${fixed(summary.windowMicros / 1e6, 1)} s sampled (${fixed(busy, 0)} %)`,
+    `  ${profile.file}`,
+    table(
+      ["self % of busy", "self ms", "function", "location"],
+      summary.entries.map((entry) => [
+        fixed(entry.share * 100, 1),
+        fixed(entry.selfMicros / 1000, 0),
+        entry.functionName,
+        entry.location,
+      ]),
+      // The figures right-aligned, the names left-aligned.
+      [false, false, true, true],
+    ),
+  ];
+}
+
 function goalLine(goal: string, items: GoalItem[], digits: number): string {
   if (items.length === 0) return `${goal}: not measured`;
   const missed = items.filter((item) => !item.met);
@@ -71,13 +119,21 @@ export function textReport(result: LoadBenchResult): string {
   const lines = [
     `Load benchmark of ${result.serverMain} (Node ${result.node})`,
     `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per row; ` +
-      `${settings.existingViewers} existing viewers, detail page of a finalized webinar with ${settings.watchedViewers} watched viewers`,
+      `${settings.existingViewers} existing viewers, detail page of a finalized webinar with ${settings.watchedViewers} watched viewers` +
+      (settings.heartbeatViewers > 0
+        ? `; heartbeats round ${settings.heartbeatViewers} viewers of a live webinar, each with its own watch and playback session made before the runs`
+        : ""),
     `${result.cores} cores (os.availableParallelism()), shared by autocannon, the server process(es), the floor app and PostgreSQL:` +
       " the absolute figures are this machine's; compare ratios measured in one run.",
     "CPU = user + system CPU of the measured process(es) per request (on PostgreSQL the database's own processes are not counted).",
     "The floor neither verifies a signature nor records a nonce; every server request records its nonce (in the database unless" +
       " REDIS_URL is set), a write that the floor's read-only rows (existing viewer, overview, detail page) do not make.",
+    "The floor's heartbeat is one UPDATE of the session's row; it reads no cookie and credits no totals.",
   ];
+  if (settings.profile !== null)
+    lines.push(
+      `Profiled run (--profile ${settings.profile}): the server ran under node --cpu-prof, which costs it time; compare its figures with other profiled runs only.`,
+    );
   for (const { database, operations } of result.databases) {
     lines.push("", DATABASE_TITLES[database]);
     lines.push(
@@ -96,7 +152,7 @@ export function textReport(result: LoadBenchResult): string {
           "errors (server | floor)",
         ],
         operations.map((row) => [
-          row.label,
+          rowLabel(row, settings.heartbeatViewers),
           ...figureCells(row.server),
           ...figureCells(row.floor),
           fixed(row.serverToFloor, 2),
@@ -104,6 +160,8 @@ export function textReport(result: LoadBenchResult): string {
         ]),
       ),
     );
+    const heartbeat = operations.find((row) => row.operation === "heartbeat");
+    if (heartbeat !== undefined) lines.push(heartbeatLine(heartbeat));
   }
   if (result.twoProcesses !== null) {
     lines.push("", "Two server processes on one PostgreSQL database (load split across both) against one:");
@@ -130,19 +188,42 @@ export function textReport(result: LoadBenchResult): string {
       ),
     );
   }
+  for (const profile of result.profiles ?? []) lines.push(...profileLines(profile));
   const postgres = result.databases.find((database) => database.database === "postgres")?.operations ?? [];
   const cpuGoals = postgres.filter((row) => SERVER_CPU_GOALS_MICROS[row.operation] !== undefined);
+  const heartbeats = result.databases.flatMap(({ database, operations }) =>
+    operations.filter((row) => row.operation === "heartbeat").map((row) => ({ database, row })),
+  );
   lines.push(
     "",
     "Goals (printed, not asserted):",
     `  ${goalLine(
-      `every server/floor ratio >= ${SERVER_TO_FLOOR_GOAL} on PostgreSQL`,
-      postgres.map((row) => ({
-        label: row.label,
+      `every Open API server/floor ratio >= ${SERVER_TO_FLOOR_GOAL} on PostgreSQL`,
+      postgres
+        .filter((row) => row.operation !== "heartbeat")
+        .map((row) => ({
+          label: row.label,
+          value: row.serverToFloor,
+          met: row.serverToFloor >= SERVER_TO_FLOOR_GOAL,
+        })),
+      2,
+    )}`,
+    `  ${goalLine(
+      `heartbeat server/floor ratio >= ${HEARTBEAT_TO_FLOOR_GOAL} on each database`,
+      heartbeats.map(({ database, row }) => ({
+        label: database,
         value: row.serverToFloor,
-        met: row.serverToFloor >= SERVER_TO_FLOOR_GOAL,
+        met: row.serverToFloor >= HEARTBEAT_TO_FLOOR_GOAL,
       })),
       2,
+    )}`,
+    `  ${goalLine(
+      `heartbeat p99 <= ${HEARTBEAT_P99_GOAL}x the floor's`,
+      heartbeats.map(({ database, row }) => {
+        const ratio = row.server.p99Ms / row.floor.p99Ms;
+        return { label: database, value: ratio, met: ratio <= HEARTBEAT_P99_GOAL };
+      }),
+      1,
     )}`,
     `  ${goalLine(
       `two processes >= ${TWO_PROCESS_GOAL}x one where the database has spare cores (here ${result.cores} cores for everything)`,
@@ -177,9 +258,21 @@ export function textReport(result: LoadBenchResult): string {
 /** The same figures and the goals as one JSON document (NaN, for a row without answers, becomes null). */
 export function jsonReport(result: LoadBenchResult): string {
   const goals = {
-    serverToFloorOnPostgres: SERVER_TO_FLOOR_GOAL,
+    openApiServerToFloorOnPostgres: SERVER_TO_FLOOR_GOAL,
+    heartbeatServerToFloor: HEARTBEAT_TO_FLOOR_GOAL,
+    heartbeatP99OverFloor: HEARTBEAT_P99_GOAL,
     twoProcessesOverOne: TWO_PROCESS_GOAL,
     serverCpuMicrosOnPostgres: SERVER_CPU_GOALS_MICROS,
   };
-  return `${JSON.stringify({ ...result, goals }, null, 2)}\n`;
+  // The viewers one process carries at the page's interval, per database where the heartbeats were measured.
+  const heartbeatViewersPerProcess = result.databases.flatMap(({ database, operations }) =>
+    operations
+      .filter((row) => row.operation === "heartbeat")
+      .map((row) => ({
+        database,
+        server: viewersAtPageInterval(row.server.requestsPerSecond),
+        floor: viewersAtPageInterval(row.floor.requestsPerSecond),
+      })),
+  );
+  return `${JSON.stringify({ ...result, goals, heartbeatViewersPerProcess }, null, 2)}\n`;
 }

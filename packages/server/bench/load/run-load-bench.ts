@@ -2,17 +2,25 @@
  * The whole run: per database, one server and one floor app with the same data, every operation measured on
  * both in turn; on PostgreSQL then a second server process on the same database for the two-process line.
  * Everything started is stopped and every database made is dropped, also when a step fails or the run is
- * interrupted (`stopEverything`).
+ * interrupted (`stopEverything`). With `--profile` the server runs under `node --cpu-prof`; once it has stopped
+ * (and written its profile), the profile's top self-time entries of the measured seconds are summarized.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIRST_UID, FLOOR_TICKET_CODE, FLOOR_WATCH_TICKET_CODE } from "./floor-schema";
+import { type SelfTimeSummary, readCpuProfile, sourceLocationMapper, topSelfTime } from "./cpu-profile";
+import {
+  FIRST_UID,
+  FLOOR_LIVE_TICKET_CODE,
+  FLOOR_TICKET_CODE,
+  FLOOR_WATCH_TICKET_CODE,
+  floorPlaybackId,
+} from "./floor-schema";
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
 import { type Figures, measure, type RunSettings, type Target } from "./measure";
-import { OPERATIONS, operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
+import { operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
 import { createRunDatabase } from "../postgres-run-database";
 import { type RunningProcess, startProcess } from "./processes";
@@ -35,21 +43,40 @@ export interface TwoProcessRow {
   ratio: number;
 }
 
+export interface ProfileRow {
+  database: DatabaseKind;
+  operation: OperationId;
+  /** The server's `.cpuprofile`, kept after the run. */
+  file: string;
+  summary: SelfTimeSummary;
+}
+
 export interface LoadBenchResult {
   serverMain: string;
   node: string;
   /** `os.availableParallelism()`: shared by autocannon, the server processes, the floor and PostgreSQL. */
   cores: number;
-  settings: RunSettings & { quick: boolean; existingViewers: number; watchedViewers: number };
+  settings: RunSettings & {
+    quick: boolean;
+    existingViewers: number;
+    watchedViewers: number;
+    heartbeatViewers: number;
+    profile: OperationId | null;
+  };
   databases: { database: DatabaseKind; operations: OperationRow[] }[];
-  /** On PostgreSQL only; null when PostgreSQL was not measured. */
+  /** On PostgreSQL only; null when PostgreSQL was not measured, or with `--only` or `--profile`. */
   twoProcesses: TwoProcessRow[] | null;
+  /** With `--profile`: per database, where the server spent its busy time in the measured seconds. */
+  profiles: ProfileRow[] | null;
   /** Every error of every row (non-200 answers, wrong shapes, connection errors and timeouts). */
   errors: number;
 }
 
 const ADMIN_TOKEN = randomBytes(16).toString("hex");
 const FLOOR_APP = fileURLToPath(new URL("./floor-app.ts", import.meta.url));
+const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+/** Entries of a profile summary. */
+const PROFILE_ENTRIES = 15;
 
 const pendingCleanups: (() => Promise<void>)[] = [];
 
@@ -95,11 +122,15 @@ async function started(starting: Promise<RunningProcess>): Promise<RunningProces
   return running;
 }
 
-/** The server as `node <main.js>` with the admin contract's environment; no demo data (the fixture makes its own). */
+/**
+ * The server as `node <main.js>` with the admin contract's environment; no demo data (the fixture makes its own).
+ * With `profile`, under `node --cpu-prof`: the profile is written to `<directory>/<name>` when the server exits.
+ */
 function startServer(
   options: LoadBenchOptions,
   storage: Record<string, string>,
   secretKey: string,
+  profile?: { directory: string; name: string },
 ): Promise<RunningProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -109,7 +140,9 @@ function startServer(
     ...storage,
   };
   if (storage.DATABASE_URL === undefined) delete env.DATABASE_URL;
-  return started(startProcess({ name: "server", nodeArguments: [options.serverMain], env }));
+  const profiling =
+    profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profile.directory, "--cpu-prof-name", profile.name];
+  return started(startProcess({ name: "server", nodeArguments: [...profiling, options.serverMain], env }));
 }
 
 function startFloor(options: LoadBenchOptions, database: string): Promise<RunningProcess> {
@@ -118,6 +151,7 @@ function startFloor(options: LoadBenchOptions, database: string): Promise<Runnin
     FLOOR_DATABASE: database,
     FLOOR_EXISTING_VIEWERS: String(options.existingViewers),
     FLOOR_WATCHED_VIEWERS: String(options.watchedViewers),
+    FLOOR_LIVE_VIEWERS: String(liveViewers(options)),
   };
   return started(
     startProcess({
@@ -129,9 +163,17 @@ function startFloor(options: LoadBenchOptions, database: string): Promise<Runnin
   );
 }
 
-/** The floor's data as the operations see it: the floor seeds the same viewers with uids from FIRST_UID. */
+/** The live viewers to make: the heartbeat row's, when it is measured. */
+function liveViewers(options: LoadBenchOptions): number {
+  return options.operations.includes("heartbeat") ? options.heartbeatViewers : 0;
+}
+
+/**
+ * The floor's data as the operations see it: the floor seeds the same viewers with uids from FIRST_UID, and the
+ * live viewers' open sessions as floorPlaybackId(index).
+ */
 function floorFixture(serverFixture: Fixture, existingViewers: number): Fixture {
-  return {
+  const fixture: Fixture = {
     // Signed like the server's requests, so the load generator does the same work for both.
     credentials: serverFixture.credentials,
     ticketCode: FLOOR_TICKET_CODE,
@@ -139,6 +181,16 @@ function floorFixture(serverFixture: Fixture, existingViewers: number): Fixture 
     existingExternalUserIds: Array.from({ length: existingViewers }, (_, index) => existingExternalUserId(index)),
     existingUids: Array.from({ length: existingViewers }, (_, index) => FIRST_UID + index),
   };
+  if (serverFixture.heartbeat !== undefined)
+    fixture.heartbeat = {
+      ticketCode: FLOOR_LIVE_TICKET_CODE,
+      // The server's cookies, which the floor does not read: the same request bytes go to both.
+      viewers: serverFixture.heartbeat.viewers.map((viewer, index) => ({
+        cookie: viewer.cookie,
+        playbackId: floorPlaybackId(index),
+      })),
+    };
+  return fixture;
 }
 
 const describe = (figures: Figures) =>
@@ -146,12 +198,13 @@ const describe = (figures: Figures) =>
 
 async function benchOperations(
   database: DatabaseKind,
+  operations: OperationId[],
   server: Target,
   floor: Target,
   settings: RunSettings,
 ): Promise<OperationRow[]> {
   const rows: OperationRow[] = [];
-  for (const operation of OPERATIONS) {
+  for (const operation of operations.map(operationById)) {
     const serverFigures = await measure(operation, [server], settings);
     const floorFigures = await measure(operation, [floor], settings);
     progress(`  [${database}] ${operation.label}: server ${describe(serverFigures)}, floor ${describe(floorFigures)}`);
@@ -192,28 +245,83 @@ function settingsOf(options: LoadBenchOptions): RunSettings {
   };
 }
 
-async function benchPglite(options: LoadBenchOptions): Promise<OperationRow[]> {
+/** Where `--profile` keeps the servers' profiles: a folder of its own, left in place after the run. */
+async function profileDirectory(options: LoadBenchOptions): Promise<string | undefined> {
+  return options.profile === undefined ? undefined : mkdtemp(join(tmpdir(), "webinar-bench-profile-"));
+}
+
+/** The server's profile (written when it stopped), summarized over the measured seconds of its rows. */
+function summarizeProfile(database: DatabaseKind, file: string, rows: OperationRow[]): ProfileRow[] {
+  const profile = readCpuProfile(file);
+  const mapLocation = sourceLocationMapper(REPOSITORY_ROOT);
+  return rows.map((row) => ({
+    database,
+    operation: row.operation,
+    file,
+    summary: topSelfTime(
+      profile,
+      { fromMicros: row.server.measuredFromMicros, toMicros: row.server.measuredToMicros },
+      PROFILE_ENTRIES,
+      mapLocation,
+    ),
+  }));
+}
+
+interface DatabaseRun {
+  rows: OperationRow[];
+  twoProcesses: TwoProcessRow[] | null;
+  profiles: ProfileRow[];
+}
+
+/**
+ * One database's rows: the server and its fixture, then the floor, every selected operation on both; then what
+ * `afterRows` adds (on PostgreSQL the second process). A profiled server is stopped after the rows so that it
+ * writes its profile.
+ */
+async function benchDatabase(
+  options: LoadBenchOptions,
+  database: DatabaseKind,
+  storage: { server: Record<string, string>; floor: string; secretKey: string },
+  afterRows?: (first: Target) => Promise<TwoProcessRow[]>,
+): Promise<DatabaseRun> {
+  const profiles = await profileDirectory(options);
+  const profile = profiles === undefined ? undefined : { directory: profiles, name: `${database}-server.cpuprofile` };
+  const server = await startServer(options, storage.server, storage.secretKey, profile);
+  const fixture = await prepareFixture(server.url, ADMIN_TOKEN, {
+    existingViewers: options.existingViewers,
+    watchedViewers: options.watchedViewers,
+    heartbeatViewers: liveViewers(options),
+  });
+  const floor = await startFloor(options, storage.floor);
+  const first: Target = { process: server, fixture };
+  const rows = await benchOperations(
+    database,
+    options.operations,
+    first,
+    { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
+    settingsOf(options),
+  );
+  await floor.stop();
+  if (profile !== undefined) {
+    await server.stop();
+    const file = join(profile.directory, profile.name);
+    return { rows, twoProcesses: null, profiles: summarizeProfile(database, file, rows) };
+  }
+  return { rows, twoProcesses: afterRows === undefined ? null : await afterRows(first), profiles: [] };
+}
+
+function benchPglite(options: LoadBenchOptions): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PGlite: starting the server and the floor app, making the data");
-    const server = await startServer(
-      options,
-      { WEBINAR_DATA_DIR: await temporaryDirectory("server") },
-      randomBytes(32).toString("hex"),
-    );
-    const fixture = await prepareFixture(server.url, ADMIN_TOKEN, options);
-    const floor = await startFloor(options, await temporaryDirectory("floor"));
-    return benchOperations(
-      "pglite",
-      { process: server, fixture },
-      { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
-      settingsOf(options),
-    );
+    return benchDatabase(options, "pglite", {
+      server: { WEBINAR_DATA_DIR: await temporaryDirectory("server") },
+      floor: await temporaryDirectory("floor"),
+      secretKey: randomBytes(32).toString("hex"),
+    });
   });
 }
 
-async function benchPostgres(
-  options: LoadBenchOptions,
-): Promise<{ rows: OperationRow[]; twoProcesses: TwoProcessRow[] }> {
+function benchPostgres(options: LoadBenchOptions): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
     const serverDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_server");
@@ -223,20 +331,17 @@ async function benchPostgres(
     // Every process of one database shares the key that seals the API-key secrets.
     const secretKey = randomBytes(32).toString("hex");
     const storage = { DATABASE_URL: serverDatabase.url };
-    const server = await startServer(options, storage, secretKey);
-    const fixture = await prepareFixture(server.url, ADMIN_TOKEN, options);
-    const floor = await startFloor(options, floorDatabase.url);
-    const first: Target = { process: server, fixture };
-    const rows = await benchOperations(
+    const secondProcess = async (first: Target) => {
+      progress("PostgreSQL: a second server process on the same database");
+      const second: Target = { process: await startServer(options, storage, secretKey), fixture: first.fixture };
+      return benchTwoProcesses(first, second, settingsOf(options));
+    };
+    return benchDatabase(
+      options,
       "postgres",
-      first,
-      { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
-      settingsOf(options),
+      { server: storage, floor: floorDatabase.url, secretKey },
+      options.twoProcesses ? secondProcess : undefined,
     );
-    await floor.stop();
-    progress("PostgreSQL: a second server process on the same database");
-    const second: Target = { process: await startServer(options, storage, secretKey), fixture };
-    return { rows, twoProcesses: await benchTwoProcesses(first, second, settingsOf(options)) };
   });
 }
 
@@ -247,12 +352,13 @@ function errorsOf(figures: Figures[]): number {
 export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBenchResult> {
   const databases: LoadBenchResult["databases"] = [];
   let twoProcesses: TwoProcessRow[] | null = null;
-  if (options.databases.includes("pglite"))
-    databases.push({ database: "pglite", operations: await benchPglite(options) });
-  if (options.databases.includes("postgres")) {
-    const postgres = await benchPostgres(options);
-    databases.push({ database: "postgres", operations: postgres.rows });
-    twoProcesses = postgres.twoProcesses;
+  const profiles: ProfileRow[] = [];
+  for (const database of ["pglite", "postgres"] as const) {
+    if (!options.databases.includes(database)) continue;
+    const run = await (database === "pglite" ? benchPglite(options) : benchPostgres(options));
+    databases.push({ database, operations: run.rows });
+    twoProcesses ??= run.twoProcesses;
+    profiles.push(...run.profiles);
   }
   const figures = [
     ...databases.flatMap((database) => database.operations.flatMap((row) => [row.server, row.floor])),
@@ -267,9 +373,12 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
       quick: options.quick,
       existingViewers: options.existingViewers,
       watchedViewers: options.watchedViewers,
+      heartbeatViewers: liveViewers(options),
+      profile: options.profile ?? null,
     },
     databases,
     twoProcesses,
+    profiles: options.profile === undefined ? null : profiles,
     errors: errorsOf(figures),
   };
 }
