@@ -7,11 +7,11 @@
  * 2. subject totals rows, by webinar and subject, a subject's mode row before its ALL row (as recordPlaybackSession);
  * 3. webinar totals rows, by webinar, the mode rows before the ALL rows (as recordPlaybackSession).
  *
- * A batch reads and locks 1 and 2 with one statement each, locks 3 (only what it credits) with a third, and writes
- * everything with a fourth.
+ * A batch locks all three and reads what it needs with one statement, and writes everything with a second.
  */
 import { sql, type Transaction } from "kysely";
 import type { Database, LiveStatus, PlaybackMode, WatchScope } from "../db/schema";
+import { subjectKeyOf } from "./record-session";
 
 /** A playback session locked for crediting, with the live columns of its webinar read in the same statement. */
 export interface LockedPlaybackSession {
@@ -69,122 +69,119 @@ export interface BatchCredits {
   totals: TotalsCredit[];
 }
 
-/** Locks the sessions of `ids` (in id order) and reads them with their webinar's live columns. */
-export async function lockPlaybackSessions(
-  trx: Transaction<Database>,
-  ids: readonly string[],
-): Promise<Map<string, LockedPlaybackSession>> {
-  const rows = await trx
-    .selectFrom("playback_sessions as s")
-    .innerJoin("webinars as w", "w.id", "s.webinar_id")
-    .select([
-      "s.id",
-      "s.webinar_id",
-      "s.uid",
-      "s.anonymous_id",
-      "s.mode",
-      "s.last_activity_at",
-      "s.ended_at",
-      (eb) => eb.cast<number>("s.credited_ms", "float8").as("credited_ms"),
-      "w.live_status",
-      "w.live_started_at",
-      "w.live_ended_at",
-      "w.live_finalized_at",
-    ])
-    .where("s.id", "in", ids)
-    .orderBy("s.id")
-    .forUpdate("s")
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        webinarId: row.webinar_id,
-        uid: row.uid,
-        anonymousId: row.anonymous_id,
-        mode: row.mode,
-        lastActivityAt: new Date(row.last_activity_at).getTime(),
-        ended: row.ended_at !== null,
-        creditedMs: Number(row.credited_ms),
-        live: {
-          live_status: row.live_status,
-          live_started_at: row.live_started_at,
-          live_ended_at: row.live_ended_at,
-          live_finalized_at: row.live_finalized_at,
-        },
-      },
-    ]),
-  );
-}
-
 /** A map key of a subject totals row. */
 export function subjectRowId(row: SubjectRowKey): string {
   return `${row.webinarId}\n${row.scope}\n${row.subjectKey}`;
 }
 
-/**
- * Locks the subject totals rows of `keys` in the global order and returns how far each was credited
- * (`credited_until` in epoch milliseconds; -Infinity when never), by {@link subjectRowId}.
- */
-export async function lockSubjectRows(
-  trx: Transaction<Database>,
-  keys: readonly SubjectRowKey[],
-): Promise<Map<string, number>> {
-  if (keys.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom("watch_subject_totals")
-    .select(["webinar_id", "scope", "subject_key", "credited_until"])
-    .where((eb) =>
-      eb(
-        eb.refTuple("webinar_id", "scope", "subject_key"),
-        "in",
-        keys.map((key) => eb.tuple(key.webinarId, key.scope, key.subjectKey)),
-      ),
-    )
-    .orderBy("webinar_id")
-    .orderBy("subject_key")
-    .orderBy((eb) => eb("scope", "=", "ALL"))
-    .orderBy("scope")
-    .forUpdate()
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      subjectRowId({ webinarId: row.webinar_id, scope: row.scope, subjectKey: row.subject_key }),
-      row.credited_until === null ? -Infinity : new Date(row.credited_until).getTime(),
-    ]),
-  );
+interface LockedRow {
+  id: string;
+  webinar_id: string;
+  uid: number | null;
+  anonymous_id: string | null;
+  mode: PlaybackMode;
+  last_activity_at: Date;
+  ended_at: Date | null;
+  credited_ms: number;
+  live_status: LiveStatus;
+  live_started_at: Date | null;
+  live_ended_at: Date | null;
+  live_finalized_at: Date | null;
+  /** The `credited_until` of the subject's row of the session's mode. */
+  credited_until: Date | null;
 }
 
-/** Locks the webinar totals rows a batch credits, in the global order. */
-async function lockTotalsRows(trx: Transaction<Database>, totals: readonly TotalsCredit[]): Promise<void> {
-  await trx
-    .selectFrom("watch_totals")
-    .select("webinar_id")
-    .where((eb) =>
-      eb(
-        eb.refTuple("webinar_id", "scope", "kind"),
-        "in",
-        totals.map((row) => eb.tuple(row.webinarId, row.scope, row.kind)),
-      ),
+/**
+ * Locks, in the global order, the sessions of `ids`, then the subject totals rows of the open ones (their mode's and
+ * ALL), then the webinar totals rows those subjects' credits may change; returns the sessions with their webinars'
+ * live columns, and how far each subject was credited in the session's mode (epoch milliseconds, -Infinity when
+ * never) by {@link subjectRowId}.
+ */
+export async function lockBatchRows(
+  trx: Transaction<Database>,
+  ids: readonly string[],
+): Promise<{ sessions: Map<string, LockedPlaybackSession>; watermarks: Map<string, number> }> {
+  // Raw SQL: the builder has no words for locking CTEs chained through aggregates. An aggregate reads all of its
+  // input before it answers, so every session is locked before the first subject row, and every subject row
+  // before the first webinar totals row, whatever plan the database picks.
+  const { rows } = await sql<LockedRow>`
+    with sessions as (
+      select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at,
+        s.credited_ms::float8 as credited_ms, coalesce('u:' || s.uid, 'a:' || s.anonymous_id) as subject_key,
+        w.live_status, w.live_started_at, w.live_ended_at, w.live_finalized_at
+      from playback_sessions as s
+      join webinars as w on w.id = s.webinar_id
+      where s.id = any(${ids}::text[])
+      order by s.id
+      for update of s
+    ), open_sessions as (
+      select array_agg(webinar_id) as webinar_ids, array_agg(subject_key) as subject_keys, array_agg(mode) as modes
+      from sessions
+      where ended_at is null
+    ), subjects as (
+      select t.webinar_id, t.scope, t.subject_key, t.credited_until
+      from (
+        select distinct k.webinar_id, k.subject_key, scope
+        from open_sessions, unnest(webinar_ids, subject_keys, modes) as k(webinar_id, subject_key, mode),
+          unnest(array[k.mode, 'ALL']) as scope
+      ) as k
+      join watch_subject_totals as t
+        on t.webinar_id = k.webinar_id and t.scope = k.scope and t.subject_key = k.subject_key
+      order by t.webinar_id, t.subject_key, t.scope = 'ALL', t.scope
+      for update of t
+    ), credited_subjects as (
+      select array_agg(webinar_id) as webinar_ids, array_agg(scope) as scopes,
+        array_agg(case when subject_key like 'u:%' then 'REGISTERED' else 'ANONYMOUS' end) as kinds
+      from subjects
+    ), totals as (
+      select t.webinar_id
+      from (
+        select distinct k.webinar_id, k.scope, k.kind
+        from credited_subjects, unnest(webinar_ids, scopes, kinds) as k(webinar_id, scope, kind)
+      ) as k
+      join watch_totals as t on t.webinar_id = k.webinar_id and t.scope = k.scope and t.kind = k.kind
+      order by t.webinar_id, t.scope = 'ALL', t.scope, t.kind
+      for update of t
     )
-    .orderBy("webinar_id")
-    .orderBy((eb) => eb("scope", "=", "ALL"))
-    .orderBy("scope")
-    .orderBy("kind")
-    .forUpdate()
-    .execute();
+    select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at, s.credited_ms,
+      s.live_status, s.live_started_at, s.live_ended_at, s.live_finalized_at, t.credited_until
+    from sessions as s
+    left join subjects as t on t.webinar_id = s.webinar_id and t.scope = s.mode and t.subject_key = s.subject_key
+    where (select count(*) from totals) >= 0
+  `.execute(trx);
+  const sessions = new Map<string, LockedPlaybackSession>();
+  const watermarks = new Map<string, number>();
+  for (const row of rows) {
+    const session: LockedPlaybackSession = {
+      id: row.id,
+      webinarId: row.webinar_id,
+      uid: row.uid,
+      anonymousId: row.anonymous_id,
+      mode: row.mode,
+      lastActivityAt: new Date(row.last_activity_at).getTime(),
+      ended: row.ended_at !== null,
+      creditedMs: Number(row.credited_ms),
+      live: {
+        live_status: row.live_status,
+        live_started_at: row.live_started_at,
+        live_ended_at: row.live_ended_at,
+        live_finalized_at: row.live_finalized_at,
+      },
+    };
+    sessions.set(session.id, session);
+    if (row.credited_until !== null) {
+      const key = { webinarId: session.webinarId, scope: session.mode, subjectKey: subjectKeyOf(session) };
+      watermarks.set(subjectRowId(key), new Date(row.credited_until).getTime());
+    }
+  }
+  return { sessions, watermarks };
 }
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/**
- * Writes a batch's credits: the sessions, the subject totals and the webinar totals, in one statement (after
- * locking the webinar totals rows it changes, the last rows of the lock order).
- */
+/** Writes a batch's credits, on rows {@link lockBatchRows} locked: the sessions, the subject totals and the webinar totals. */
 export async function writeBatchCredits(trx: Transaction<Database>, credits: BatchCredits): Promise<void> {
   const { sessions, subjects, totals } = credits;
-  if (totals.length > 0) await lockTotalsRows(trx, totals);
   // Raw SQL: the builder has no words for an UPDATE ... FROM unnest(...) of parallel arrays, nor for
   // data-modifying CTEs over several tables, which is what lets one statement write the whole batch.
   await sql`

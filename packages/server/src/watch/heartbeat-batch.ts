@@ -9,8 +9,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import {
-  lockPlaybackSessions,
-  lockSubjectRows,
+  lockBatchRows,
   subjectRowId,
   writeBatchCredits,
   type BatchCredits,
@@ -173,18 +172,16 @@ export function creditHeartbeatBatch(
 }
 
 /**
- * Credits a batch in one transaction: locks its sessions (with their webinars' live columns) and their subjects'
- * rows, credits call by call, writes everything in one statement and commits. Throws when the database fails:
- * then nothing of the batch is credited.
+ * Credits a batch in one transaction: locks its sessions (read with their webinars' live columns), their subjects'
+ * rows and their webinars' totals, credits call by call, writes everything in one statement and commits. Throws
+ * when the database fails: then nothing of the batch is credited.
  */
 export async function commitHeartbeatBatch(
   db: Kysely<Database>,
   calls: readonly HeartbeatCall[],
 ): Promise<(PlaybackReport | ServiceError)[]> {
   return db.transaction().execute(async (trx) => {
-    const sessions = await lockPlaybackSessions(trx, [...new Set(calls.map((call) => call.playbackId))]);
-    const open = [...sessions.values()].filter((session) => !session.ended);
-    const watermarks = await lockSubjectRows(trx, open.flatMap(subjectRowsOf));
+    const { sessions, watermarks } = await lockBatchRows(trx, [...new Set(calls.map((call) => call.playbackId))]);
     const { answers, credits } = creditHeartbeatBatch(calls, sessions, watermarks);
     if (credits.sessions.length > 0) await writeBatchCredits(trx, credits);
     return answers;
