@@ -14,6 +14,7 @@ import { commitHeartbeatBatch, type HeartbeatCall, type PlaybackReport } from ".
 import type { WatchSubject } from "../src/watch/subject";
 import { DATABASE_KINDS } from "./support/databases";
 import { testClock } from "./support/test-clock";
+import { playbackCall } from "./support/playback";
 import { useServerPerFile } from "./support/server-per-file";
 
 const WIDE_SKEW = { WEBINAR_CLOCK_SKEW_SECONDS: "86400" };
@@ -31,18 +32,8 @@ describe.each(DATABASE_KINDS)("heartbeat group commit on %s", (kind) => {
   const clock = testClock();
   const fixture = useServerPerFile(kind, "heartbeats", WIDE_SKEW, { runtime: clock });
 
-  async function play(action: string, body: Record<string, unknown>, cookie?: string) {
-    const response = await fetch(`${fixture.api.url}/w/api/playback/${action}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(cookie === undefined ? {} : { cookie }) },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as any,
-      setCookie: response.headers.get("set-cookie"),
-    };
-  }
+  const play = (action: string, body: Record<string, unknown>, cookie?: string) =>
+    playbackCall(fixture.api.url, action, body, cookie);
 
   async function liveWebinar(): Promise<{ code: string; id: string }> {
     const created = await fixture.api.admin("POST", `/admin/v1/merchants/${fixture.merchant.merchantId}/webinars`, {});

@@ -134,7 +134,7 @@ it.each(["upsertViewer", "issueLoginTicket"] as const)(
 );
 
 const TABS = 4;
-const HEARTBEAT_ROUNDS = 6;
+const HEARTBEAT_ROUNDS = 10;
 
 /** A watch-page API call with the viewer's session cookie. */
 async function watchCall(
@@ -182,7 +182,7 @@ it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: e
   }
   const credited = new Map(tabs.map((id) => [id, 0]));
   for (let round = 0; round <= HEARTBEAT_ROUNDS; round += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const last = round === HEARTBEAT_ROUNDS;
     const answers = await Promise.all(
       tabs.flatMap((playbackId) =>

@@ -12,6 +12,7 @@ import { connectDatabase } from "../src/db/connect";
 import { bulkSeedWatchData, seededViewer } from "./support/bulk-seed";
 import { creditedSegment } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
+import { playbackCall } from "./support/playback";
 import { useServerPerFile } from "./support/server-per-file";
 import { testClock } from "./support/test-clock";
 import { apiError, startTestServer, type TestServer } from "./support/harness";
@@ -43,18 +44,8 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
   const overview = async (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") =>
     fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
 
-  async function play(action: string, body: Record<string, unknown>, cookie?: string) {
-    const response = await fetch(`${fixture.api.url}/w/api/playback/${action}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(cookie === undefined ? {} : { cookie }) },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as any,
-      setCookie: response.headers.get("set-cookie"),
-    };
-  }
+  const play = (action: string, body: Record<string, unknown>, cookie?: string) =>
+    playbackCall(fixture.api.url, action, body, cookie);
 
   async function watchSession(code: string, externalUserId: string): Promise<{ uid: number; cookie: string }> {
     const { viewer } = await fixture.merchant.client.upsertViewer({ externalUserId });
