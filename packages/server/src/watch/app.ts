@@ -13,13 +13,13 @@ import { ANON_COOKIE, ANON_COOKIE_MAX_AGE_SECONDS, isSecurePage, watchCookie } f
 import { pageScript } from "./page-script";
 import { PAGE_STYLE } from "./page-style";
 import { watchPage } from "./page.html";
-import { createHeartbeatBatcher, type HeartbeatBatcher } from "./heartbeat-batcher";
+import { createHeartbeatBatcher } from "./heartbeat-batcher";
 import { heartbeatPlayback, startPlayback } from "./playback";
 import { readWatchBody } from "./request-body";
 import { rangeResponse, sampleVideo } from "./sample-video";
 import { exchangeForSession, refuseExchangeBody } from "./session-exchange";
 import { readWatchState } from "./state";
-import { resolveWatchSubject, type SubjectDeps } from "./subject";
+import { resolveWatchSubject } from "./subject";
 import { createWatchSessions } from "./watch-sessions";
 
 const storageStep = <T>(step: () => Promise<T>) =>
@@ -30,39 +30,21 @@ const methodNotAllowed = () => {
 };
 
 /**
- * The process's watch sessions in memory (watch-sessions.ts) and its heartbeat batches (heartbeat-batcher.ts), made
- * by the first playback request: building the routes reads no service.
- */
-function playbackState(services: AppServices): () => { deps: SubjectDeps; heartbeats: HeartbeatBatcher } {
-  let state: { deps: SubjectDeps; heartbeats: HeartbeatBatcher } | undefined;
-  return () => {
-    if (state === undefined) {
-      const { db, runtime, logger } = services;
-      // On PostgreSQL a batch can lock and read on one pooled connection while the one before it writes and
-      // commits on another; the embedded database has one connection.
-      const concurrentCommits = services.config.storage.kind === "postgres" ? 2 : 1;
-      state = {
-        deps: { db, runtime, sessions: createWatchSessions({ db, runtime }) },
-        heartbeats: createHeartbeatBatcher({ db, runtime, logger, concurrentCommits }),
-      };
-    }
-    return state;
-  };
-}
-
-/**
  * `POST /w/api/playback/start|heartbeat|stop`: the body, the subject, then the step; a start that made an
- * anonymous subject sets its cookie.
+ * anonymous subject sets its cookie. The process's watch sessions are read from memory (watch-sessions.ts), and its
+ * heartbeats and stops are credited in batches (heartbeat-batcher.ts).
  */
 function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
-  const playback = playbackState(services);
+  const { db, runtime, logger } = services;
+  const deps = { db, runtime, sessions: createWatchSessions({ db, runtime }) };
+  const heartbeats = createHeartbeatBatcher({ db, runtime, logger });
   app.post("/w/api/playback/start", async (c) => {
     const requestId = c.get("requestId");
     const body = await readWatchBody(c.req.raw, "startPlayback");
     const { subject, newAnonymousId } = await storageStep(() =>
-      resolveWatchSubject(playback().deps, c.req.header("cookie"), body.ticketCode, true),
+      resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, true),
     );
-    const result = await storageStep(() => startPlayback(playback().deps, subject, body));
+    const result = await storageStep(() => startPlayback(deps, subject, body));
     const secure = isSecurePage(c.req.url, services.config.publicWatchOrigin);
     const headers: Record<string, string> =
       newAnonymousId === undefined
@@ -78,11 +60,9 @@ function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
       const requestId = c.get("requestId");
       const body = await readWatchBody(c.req.raw, operationId);
       const { subject } = await storageStep(() =>
-        resolveWatchSubject(playback().deps, c.req.header("cookie"), body.ticketCode, false),
+        resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, false),
       );
-      const result = await storageStep(() =>
-        heartbeatPlayback(playback().heartbeats, subject, body, action === "stop"),
-      );
+      const result = await storageStep(() => heartbeatPlayback(heartbeats, subject, body, action === "stop"));
       return jsonResponse(200, { requestId, ...result });
     });
   }

@@ -22,25 +22,25 @@ export interface HeartbeatBatcher {
 }
 
 /**
- * DataLoader's `batchScheduleFn` for a group commit with at most `limit` batches committing at a time: a batch
- * formed while fewer are committing goes out at once (after this turn of the event loop), one formed while `limit`
- * commit goes out when one of them has finished, in the order they formed.
+ * DataLoader's `batchScheduleFn` for a group commit with one batch committing at a time: a batch formed while none
+ * is committing goes out at once (after this turn of the event loop), one formed while another commits goes out
+ * when that one has finished, in the order they formed.
  */
-function commitsAtATime(limit: number): { schedule: (dispatch: () => void) => void; finished: () => void } {
-  let committing = 0;
+function oneCommitAtATime(): { schedule: (dispatch: () => void) => void; finished: () => void } {
+  let committing = false;
   const waiting: (() => void)[] = [];
   return {
     schedule(dispatch) {
-      if (committing >= limit) {
+      if (committing) {
         waiting.push(dispatch);
         return;
       }
-      committing += 1;
+      committing = true;
       setImmediate(dispatch);
     },
     finished() {
       const next = waiting.shift();
-      if (next === undefined) committing -= 1;
+      if (next === undefined) committing = false;
       else setImmediate(next);
     },
   };
@@ -50,10 +50,8 @@ export function createHeartbeatBatcher(deps: {
   db: Kysely<Database>;
   runtime: Runtime;
   logger: Logger;
-  /** Batches committing at once: 1 on the embedded database's one connection, more on a pool. */
-  concurrentCommits: number;
 }): HeartbeatBatcher {
-  const commits = commitsAtATime(deps.concurrentCommits);
+  const commits = oneCommitAtATime();
   const loader = new DataLoader<HeartbeatCall, PlaybackReport>(
     async (calls) => {
       try {
