@@ -103,7 +103,8 @@ export async function lockBatchRows(
 ): Promise<{ sessions: Map<string, LockedPlaybackSession>; watermarks: Map<string, number> }> {
   // Raw SQL: the builder has no words for locking CTEs chained through aggregates. An aggregate reads all of its
   // input before it answers, so every session is locked before the first subject row, and every subject row
-  // before the first webinar totals row, whatever plan the database picks.
+  // before the first webinar totals row, whatever plan the database picks. The count in the last line makes the
+  // database run the totals CTE, which no other part of the statement reads.
   const { rows } = await sql<LockedRow>`
     with sessions as (
       select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at,
