@@ -1,13 +1,15 @@
 /**
  * Two real server processes on one PostgreSQL database, as a deployment scales out: a login ticket redeemed 200
  * times at once, split across both, is exchanged exactly once; a signed request replayed to both at once is
- * accepted exactly once (409 OPEN_API_REPLAYED for every other copy), for upsert and for ticket issuing.
+ * accepted exactly once (409 OPEN_API_REPLAYED for every other copy), for upsert and for ticket issuing; one
+ * viewer's tabs heartbeating to both processes at once are credited each stretch of time once.
  */
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { createPostgresDatabase } from "./support/databases";
-import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 const REDEMPTIONS = 200;
 const ROUNDS = 3;
@@ -15,11 +17,13 @@ const REPLAYS_PER_PROCESS = 25;
 
 let servers: ServerProcess[] = [];
 let dropDatabase: (() => Promise<void>) | undefined;
+let databaseUrl: string;
 let merchant: Awaited<ReturnType<typeof adminMerchant>>;
 
 beforeAll(async () => {
   const database = await createPostgresDatabase("two_processes");
   dropDatabase = database.drop;
+  databaseUrl = database.url;
   // One after the other: the first one migrates the new database.
   for (let index = 0; index < 2; index += 1)
     servers.push(await startServerProcess({ DATABASE_URL: database.url, WEBINAR_LOG_LEVEL: "warn" }));
@@ -128,3 +132,108 @@ it.each(["upsertViewer", "issueLoginTicket"] as const)(
   },
   60_000,
 );
+
+const TABS = 4;
+const HEARTBEAT_ROUNDS = 10;
+
+/** A watch-page API call with the viewer's session cookie. */
+async function watchCall(
+  url: string,
+  path: string,
+  cookie: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
+  return post(url, path, { headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+}
+
+it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: each stretch of time credited once`, async () => {
+  const upsert = await post(
+    servers[0]!.url,
+    operations.upsertViewer.path,
+    await signed("upsertViewer", { externalUserId: "two-process-tabs" }),
+  );
+  const uid = upsert.body.data.viewer.uid as number;
+  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
+  const ticketCode = webinar.body.ticketCode as string;
+  expect(
+    (await adminCall(servers[1]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
+  ).toBe(200);
+  const issued = await post(
+    servers[0]!.url,
+    operations.issueLoginTicket.path,
+    await signed("issueLoginTicket", { uid, ticketCode }),
+  );
+  const exchange = await fetch(`${servers[1]!.url}/w/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ticketCode, loginTicket: issued.body.data.loginTicket }),
+  });
+  expect(exchange.status).toBe(200);
+  const cookie = exchange.headers.get("set-cookie")!.split(";")[0]!;
+  const tabs: string[] = [];
+  for (let tab = 0; tab < TABS; tab += 1) {
+    const started = await watchCall(servers[tab % 2]!.url, "/w/api/playback/start", cookie, {
+      mode: "LIVE",
+      protocol: "HLS",
+      deviceType: "DESKTOP",
+    });
+    expect(started.status).toBe(200);
+    tabs.push(started.body.playbackId as string);
+  }
+  const credited = new Map(tabs.map((id) => [id, 0]));
+  for (let round = 0; round <= HEARTBEAT_ROUNDS; round += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const last = round === HEARTBEAT_ROUNDS;
+    const answers = await Promise.all(
+      tabs.flatMap((playbackId) =>
+        servers.map((server) =>
+          watchCall(server.url, `/w/api/playback/${last ? "stop" : "heartbeat"}`, cookie, {
+            playbackId,
+            playing: true,
+          }),
+        ),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      credited.set(answer.body.playbackId, credited.get(answer.body.playbackId)! + answer.body.creditedSeconds);
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const sessions = await client.query<{ id: string; watch_seconds: number; started_at: Date }>(
+      "select id, watch_seconds, started_at from playback_sessions where id = any($1) and ended_at is not null",
+      [tabs],
+    );
+    const subject = await client.query<{ live_seconds: string; credited_until: Date }>(
+      `select s.live_seconds, s.credited_until from watch_subject_totals s join webinars w on w.id = s.webinar_id
+       where w.ticket_code = $1 and s.scope = 'LIVE' and s.subject_key = $2`,
+      [ticketCode, `u:${uid}`],
+    );
+    const totals = await client.query<{ watch_seconds: string }>(
+      `select t.watch_seconds from watch_totals t join webinars w on w.id = t.webinar_id
+       where w.ticket_code = $1 and t.scope = 'LIVE' and t.kind = 'REGISTERED'`,
+      [ticketCode],
+    );
+    expect(sessions.rows).toHaveLength(TABS);
+    // What the answers credited is what the sessions hold, and what the viewer's and the webinar's totals hold.
+    for (const row of sessions.rows) expect(row.watch_seconds).toBe(credited.get(row.id));
+    const sum = sessions.rows.reduce((total, row) => total + row.watch_seconds, 0);
+    expect(Number(subject.rows[0]!.live_seconds)).toBe(sum);
+    expect(Number(totals.rows[0]!.watch_seconds)).toBe(sum);
+    // The viewer was credited from its first start to the end of its last credit, each moment once: never above
+    // that span; below it by at most a second per tab (whole seconds of each tab) and the moments between the
+    // tabs' starts (lost when a later tab reports first).
+    const firstStart = Math.min(...sessions.rows.map((row) => row.started_at.getTime()));
+    const span = (subject.rows[0]!.credited_until.getTime() - firstStart) / 1000;
+    console.log(
+      `two processes, ${TABS} tabs of one viewer, ${HEARTBEAT_ROUNDS} rounds to both processes: ${sum} s credited over a span of ${span} s`,
+    );
+    expect(span).toBeGreaterThan(HEARTBEAT_ROUNDS * 0.7);
+    expect(sum).toBeLessThanOrEqual(Math.floor(span));
+    expect(sum).toBeGreaterThanOrEqual(Math.floor(span) - TABS - 1);
+  } finally {
+    await client.end();
+  }
+}, 60_000);

@@ -9,18 +9,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
-import { systemRuntime, type Runtime } from "../src/runtime";
 import { bulkSeedWatchData, seededViewer } from "./support/bulk-seed";
 import { creditedSegment } from "../src/watch/playback";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
+import { playbackCall } from "./support/playback";
 import { useServerPerFile } from "./support/server-per-file";
+import { testClock } from "./support/test-clock";
 import { apiError, startTestServer, type TestServer } from "./support/harness";
-
-/** A clock the test moves; starts at the real time (signed requests use the real time, skew is wide). */
-function testClock(): Runtime & { set(ms: number): void; advance(seconds: number): void } {
-  let now = Date.now();
-  return { ...systemRuntime, now: () => now, set: (ms) => (now = ms), advance: (seconds) => (now += seconds * 1000) };
-}
 
 const WIDE_SKEW = { WEBINAR_CLOCK_SKEW_SECONDS: "86400", WEBINAR_FINALIZE_POLL_MS: "50" };
 
@@ -49,18 +44,8 @@ describe.each(DATABASE_KINDS)("watch lifecycle on %s", (kind) => {
   const overview = async (ticketCode: string, playbackMode: "ALL" | "LIVE" | "REPLAY") =>
     fixture.merchant.client.getWatchOverview({ ticketCode, playbackMode });
 
-  async function play(action: string, body: Record<string, unknown>, cookie?: string) {
-    const response = await fetch(`${fixture.api.url}/w/api/playback/${action}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(cookie === undefined ? {} : { cookie }) },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as any,
-      setCookie: response.headers.get("set-cookie"),
-    };
-  }
+  const play = (action: string, body: Record<string, unknown>, cookie?: string) =>
+    playbackCall(fixture.api.url, action, body, cookie);
 
   async function watchSession(code: string, externalUserId: string): Promise<{ uid: number; cookie: string }> {
     const { viewer } = await fixture.merchant.client.upsertViewer({ externalUserId });

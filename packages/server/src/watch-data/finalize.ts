@@ -46,13 +46,21 @@ export async function finalizeLockedWebinar(
     .returning("live_status")
     .executeTakeFirst();
   if (marked === undefined) return false;
-  // Open LIVE sessions end at their last heartbeat.
+  // Open LIVE sessions end at their last heartbeat. They are locked by id first: the order in which a heartbeat
+  // batch locks sessions (watch-data/heartbeat-credits.ts), so the two cannot deadlock.
   await trx
     .updateTable("playback_sessions")
     .set((eb) => ({ ended_at: eb.ref("last_activity_at") }))
-    .where("webinar_id", "=", webinarId)
-    .where("mode", "=", "LIVE")
-    .where("ended_at", "is", null)
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("playback_sessions")
+        .select("id")
+        .where("webinar_id", "=", webinarId)
+        .where("mode", "=", "LIVE")
+        .where("ended_at", "is", null)
+        .orderBy("id")
+        .forUpdate(),
+    )
     .execute();
   await trx
     .insertInto("webinar_live_events")

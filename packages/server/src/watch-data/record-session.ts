@@ -2,8 +2,9 @@
  * Records one finished playback session and folds it into the incrementally maintained statistics, in one
  * transaction: the session row, then for its mode and for ALL the subject's totals and the webinar's counts
  * (a subject's first session in a scope adds one viewer there). Rows are always locked in the same order
- * (subject of the mode, counts of the mode, subject of ALL, counts of ALL), so concurrent imports cannot
- * deadlock, and the upserts' row locks make the counts exact.
+ * (subject of the mode, subject of ALL, counts of the mode, counts of ALL: the global order of
+ * heartbeat-credits.ts), so concurrent imports, starts and heartbeat batches cannot deadlock, and the upserts'
+ * row locks make the counts exact.
  */
 import { sql, type Transaction } from "kysely";
 import type { Database, PlaybackMode, WatchScope } from "../db/schema";
@@ -117,7 +118,7 @@ async function addToTotals(
 }
 
 /** The key of a subject's totals rows: `u:<uid>` for a registered viewer, `a:<anonymousId>` for an anonymous one. */
-function subjectKeyOf(session: { uid: number | null; anonymousId: string | null }): string {
+export function subjectKeyOf(session: { uid: number | null; anonymousId: string | null }): string {
   return session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
 }
 
@@ -147,102 +148,32 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
   const live = session.mode === "LIVE" ? session.watchSeconds : 0;
   const replay = session.mode === "REPLAY" ? session.watchSeconds : 0;
   const lastWatchedAt = new Date(session.startedAt.getTime() + session.watchSeconds * 1000);
-  for (const scope of [session.mode, "ALL"] as const) {
-    const inserted = await addToSubject(trx, {
-      webinarId: session.webinarId,
-      scope,
-      subjectKey,
-      uid: session.uid,
-      live,
-      replay,
-      first: session.startedAt,
-      last: lastWatchedAt,
-      deviceTypes: [session.deviceType],
-      protocols: session.protocol === null ? [] : [session.protocol],
-    });
+  const scopes = [session.mode, "ALL"] as const;
+  const newViewer: boolean[] = [];
+  for (const scope of scopes) {
+    newViewer.push(
+      await addToSubject(trx, {
+        webinarId: session.webinarId,
+        scope,
+        subjectKey,
+        uid: session.uid,
+        live,
+        replay,
+        first: session.startedAt,
+        last: lastWatchedAt,
+        deviceTypes: [session.deviceType],
+        protocols: session.protocol === null ? [] : [session.protocol],
+      }),
+    );
+  }
+  for (const [index, scope] of scopes.entries()) {
     await addToTotals(trx, {
       webinarId: session.webinarId,
       scope,
       kind,
-      newViewers: inserted ? 1 : 0,
+      newViewers: newViewer[index] ? 1 : 0,
       seconds: session.watchSeconds,
       at: session.recordedAt,
     });
   }
-}
-
-/**
- * Adds `seconds` effective seconds of an open session (already counted as a session and a viewer when it started)
- * to its subject's totals and the webinar's counts, for its mode and ALL; the same lock order as
- * recordPlaybackSession. `watchedUntil` moves the subject's lastWatchedAt.
- */
-export async function creditPlaybackSeconds(
-  trx: Transaction<Database>,
-  session: { webinarId: string; uid: number | null; anonymousId: string | null; mode: PlaybackMode },
-  seconds: number,
-  watchedUntil: Date,
-  now: Date,
-): Promise<void> {
-  const subjectKey = subjectKeyOf(session);
-  const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
-  const live = session.mode === "LIVE" ? seconds : 0;
-  const replay = session.mode === "REPLAY" ? seconds : 0;
-  for (const scope of [session.mode, "ALL"] as const) {
-    // The bigint sums read as number | string; `$castTo` gives them the column's write type (number).
-    await trx
-      .updateTable("watch_subject_totals")
-      .set((eb) => ({
-        live_seconds: eb("live_seconds", "+", live).$castTo<number>(),
-        replay_seconds: eb("replay_seconds", "+", replay).$castTo<number>(),
-        total_seconds: eb("total_seconds", "+", live + replay).$castTo<number>(),
-        last_watched_at: eb.fn("greatest", ["last_watched_at", eb.val(watchedUntil)]),
-      }))
-      .where("webinar_id", "=", session.webinarId)
-      .where("scope", "=", scope)
-      .where("subject_key", "=", subjectKey)
-      .execute();
-    await trx
-      .updateTable("watch_totals")
-      .set((eb) => ({
-        watch_seconds: eb("watch_seconds", "+", seconds).$castTo<number>(),
-        updated_at: eb.fn("greatest", ["updated_at", eb.val(now)]),
-      }))
-      .where("webinar_id", "=", session.webinarId)
-      .where("scope", "=", scope)
-      .where("kind", "=", kind)
-      .execute();
-  }
-}
-
-/**
- * Claims the part of `segment` (epoch milliseconds) that no other session of the subject in this mode has been
- * credited for, and returns its length in milliseconds: one subject earns wall-clock time once, however many
- * tabs or devices play at the same time. Locks the subject's row of the mode first, the same first lock as
- * {@link recordPlaybackSession} and {@link creditPlaybackSeconds}, so heartbeats of one subject run one at a time.
- */
-export async function claimSubjectTime(
-  trx: Transaction<Database>,
-  session: { webinarId: string; uid: number | null; anonymousId: string | null; mode: PlaybackMode },
-  segment: { from: number; until: number },
-): Promise<number> {
-  const subjectKey = subjectKeyOf(session);
-  const row = await trx
-    .selectFrom("watch_subject_totals")
-    .select("credited_until")
-    .where("webinar_id", "=", session.webinarId)
-    .where("scope", "=", session.mode)
-    .where("subject_key", "=", subjectKey)
-    .forUpdate()
-    .executeTakeFirst();
-  const watermark = row?.credited_until == null ? -Infinity : new Date(row.credited_until).getTime();
-  const from = Math.max(segment.from, watermark);
-  if (segment.until <= from) return 0;
-  await trx
-    .updateTable("watch_subject_totals")
-    .set((eb) => ({ credited_until: eb.fn("greatest", ["credited_until", eb.val(new Date(segment.until))]) }))
-    .where("webinar_id", "=", session.webinarId)
-    .where("scope", "=", session.mode)
-    .where("subject_key", "=", subjectKey)
-    .execute();
-  return segment.until - from;
 }

@@ -13,12 +13,14 @@ import { ANON_COOKIE, ANON_COOKIE_MAX_AGE_SECONDS, isSecurePage, watchCookie } f
 import { pageScript } from "./page-script";
 import { PAGE_STYLE } from "./page-style";
 import { watchPage } from "./page.html";
+import { createHeartbeatBatcher } from "./heartbeat-batcher";
 import { heartbeatPlayback, startPlayback } from "./playback";
 import { readWatchBody } from "./request-body";
 import { rangeResponse, sampleVideo } from "./sample-video";
 import { exchangeForSession, refuseExchangeBody } from "./session-exchange";
 import { readWatchState } from "./state";
 import { resolveWatchSubject } from "./subject";
+import { createWatchSessions } from "./watch-sessions";
 
 const storageStep = <T>(step: () => Promise<T>) =>
   dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", step);
@@ -29,10 +31,13 @@ const methodNotAllowed = () => {
 
 /**
  * `POST /w/api/playback/start|heartbeat|stop`: the body, the subject, then the step; a start that made an
- * anonymous subject sets its cookie.
+ * anonymous subject sets its cookie. The process's watch sessions are read from memory (watch-sessions.ts), and its
+ * heartbeats and stops are credited in batches (heartbeat-batcher.ts).
  */
 function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
-  const deps = { db: services.db, runtime: services.runtime };
+  const { db, runtime, logger } = services;
+  const deps = { db, runtime, sessions: createWatchSessions({ db, runtime }) };
+  const heartbeats = createHeartbeatBatcher({ db, runtime, logger });
   app.post("/w/api/playback/start", async (c) => {
     const requestId = c.get("requestId");
     const body = await readWatchBody(c.req.raw, "startPlayback");
@@ -57,7 +62,7 @@ function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
       const { subject } = await storageStep(() =>
         resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, false),
       );
-      const result = await storageStep(() => heartbeatPlayback(deps, subject, body, action === "stop"));
+      const result = await storageStep(() => heartbeatPlayback(heartbeats, subject, body, action === "stop"));
       return jsonResponse(200, { requestId, ...result });
     });
   }

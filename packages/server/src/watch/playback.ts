@@ -19,7 +19,9 @@ import type { Kysely } from "kysely";
 import type { Database, LiveStatus, PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
-import { claimSubjectTime, creditPlaybackSeconds, recordPlaybackSession } from "../watch-data/record-session";
+import { recordPlaybackSession } from "../watch-data/record-session";
+import type { PlaybackReport } from "./heartbeat-batch";
+import type { HeartbeatBatcher } from "./heartbeat-batcher";
 import type { WatchBody } from "./request-body";
 import { playbackUnauthorized, type WatchSubject } from "./subject";
 
@@ -31,7 +33,8 @@ export interface PlaybackDeps {
   runtime: Runtime;
 }
 
-interface WebinarLive {
+/** A webinar's live columns, which decide when each mode can be credited. */
+export interface WebinarLive {
   live_status: LiveStatus;
   live_started_at: Date | null;
   live_ended_at: Date | null;
@@ -44,7 +47,7 @@ function available(mode: PlaybackMode, live: WebinarLive): boolean {
 }
 
 /** The time window in which `mode` could be credited: LIVE from the start to the end, REPLAY from the end on. */
-function creditWindow(mode: PlaybackMode, live: WebinarLive): { from: number; until: number } {
+export function creditWindow(mode: PlaybackMode, live: WebinarLive): { from: number; until: number } {
   const started = live.live_started_at === null ? Infinity : new Date(live.live_started_at).getTime();
   const ended = live.live_ended_at === null ? Infinity : new Date(live.live_ended_at).getTime();
   if (mode === "LIVE") {
@@ -115,73 +118,15 @@ export async function startPlayback(
   return { playbackId, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS };
 }
 
-/** A heartbeat (`close` false) or the stop (`close` true) of the subject's open session. */
-export async function heartbeatPlayback(
-  deps: PlaybackDeps,
+/**
+ * A heartbeat (`close` false) or the stop (`close` true) of the subject's open session, credited with the heartbeats
+ * that arrive with it (heartbeat-batcher.ts, heartbeat-batch.ts) by the rules above.
+ */
+export function heartbeatPlayback(
+  heartbeats: HeartbeatBatcher,
   subject: WatchSubject,
   body: WatchBody<"sendHeartbeat"> | WatchBody<"stopPlayback">,
   close: boolean,
-): Promise<{ playbackId: string; creditedSeconds: number; watchSeconds: number; ended: boolean }> {
-  const { playbackId, playing } = body;
-  return deps.db.transaction().execute(async (trx) => {
-    const session = await trx
-      .selectFrom("playback_sessions")
-      .select([
-        "id",
-        "webinar_id",
-        "uid",
-        "anonymous_id",
-        "mode",
-        "last_activity_at",
-        "ended_at",
-        (eb) => eb.cast<number>("credited_ms", "float8").as("credited_ms"),
-      ])
-      .where("id", "=", playbackId)
-      .forUpdate()
-      .executeTakeFirst();
-    const owned =
-      session !== undefined &&
-      (subject.webinarId === null || session.webinar_id === subject.webinarId) &&
-      (subject.uid !== null ? session.uid === subject.uid : session.anonymous_id === subject.anonymousId);
-    if (!owned) throw new ServiceError("PLAYBACK_NOT_FOUND", "no such playback session of this viewer");
-    const creditedBefore = Number(session.credited_ms);
-    if (session.ended_at !== null) {
-      return { playbackId, creditedSeconds: 0, watchSeconds: Math.floor(creditedBefore / 1000), ended: true };
-    }
-    const live = await trx
-      .selectFrom("webinars")
-      .select(["live_status", "live_started_at", "live_ended_at", "live_finalized_at"])
-      .where("id", "=", session.webinar_id)
-      .executeTakeFirstOrThrow();
-    const now = deps.runtime.now();
-    const previous = new Date(session.last_activity_at).getTime();
-    const window = creditWindow(session.mode, live);
-    const subjectInMode = {
-      webinarId: session.webinar_id,
-      uid: session.uid,
-      anonymousId: session.anonymous_id,
-      mode: session.mode,
-    };
-    const segment = creditedSegment(previous, now, playing !== false, window, HEARTBEAT_INTERVAL_SECONDS);
-    // Time another session of the same subject and mode was already credited for is not credited again.
-    const millis = segment === undefined ? 0 : await claimSubjectTime(trx, subjectInMode, segment);
-    const creditedAfter = creditedBefore + millis;
-    const seconds = Math.floor(creditedAfter / 1000) - Math.floor(creditedBefore / 1000);
-    const nowDate = new Date(Math.max(now, previous));
-    await trx
-      .updateTable("playback_sessions")
-      .set({
-        last_activity_at: nowDate,
-        credited_ms: creditedAfter,
-        watch_seconds: Math.floor(creditedAfter / 1000),
-        ...(close ? { ended_at: nowDate } : {}),
-      })
-      .where("id", "=", playbackId)
-      .execute();
-    if (seconds > 0) {
-      const watchedUntil = new Date(Math.min(nowDate.getTime(), window.until));
-      await creditPlaybackSeconds(trx, subjectInMode, seconds, watchedUntil, nowDate);
-    }
-    return { playbackId, creditedSeconds: seconds, watchSeconds: Math.floor(creditedAfter / 1000), ended: close };
-  });
+): Promise<PlaybackReport> {
+  return heartbeats.credit({ playbackId: body.playbackId, playing: body.playing !== false, close, subject });
 }

@@ -8,8 +8,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
-import { hashToken } from "../tickets/token";
 import { ANON_COOKIE, cookieValue, SESSION_COOKIE } from "./cookies";
+import type { WatchSessions } from "./watch-sessions";
 
 /** A watch-page subject: a registered viewer (`uid`) or a system anonymous subject (`anonymousId`). */
 export interface WatchSubject {
@@ -23,6 +23,7 @@ export interface WatchSubject {
 export interface SubjectDeps {
   db: Kysely<Database>;
   runtime: Runtime;
+  sessions: WatchSessions;
 }
 
 /** The shape of the anonymous ids this server makes; another cookie value names no subject. */
@@ -38,14 +39,9 @@ export function playbackUnauthorized(): ServiceError {
 /** The registered viewer of an unexpired watch session token, or undefined. */
 async function sessionSubject(deps: SubjectDeps, token: string | undefined): Promise<WatchSubject | undefined> {
   if (token === undefined || token === "") return undefined;
-  const session = await deps.db
-    .selectFrom("watch_sessions")
-    .select(["merchant_id", "uid", "webinar_id"])
-    .where("session_hash", "=", hashToken(token))
-    .where("expires_at", ">", new Date(deps.runtime.now()))
-    .executeTakeFirst();
+  const session = await deps.sessions.find(token);
   if (session === undefined) return undefined;
-  return { webinarId: session.webinar_id, merchantId: session.merchant_id, uid: session.uid, anonymousId: null };
+  return { webinarId: session.webinarId, merchantId: session.merchantId, uid: session.uid, anonymousId: null };
 }
 
 /**
