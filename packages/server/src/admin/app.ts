@@ -19,7 +19,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
   for (const route of routes) {
     app.on(route.method, route.path, async (c) => {
       const requestId = c.get("requestId");
-      const text = await readBodyText(c.req.raw, SMALL_BODY_BYTES);
+      const text = await readBodyText(c, SMALL_BODY_BYTES);
       const params = c.req.param() as Record<string, string>;
       const result = await runAdmin(
         route.operationId,

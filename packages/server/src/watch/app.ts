@@ -20,7 +20,7 @@ import { rangeResponse, sampleVideo } from "./sample-video";
 import { exchangeForSession, refuseExchangeBody } from "./session-exchange";
 import { readWatchState } from "./state";
 import { resolveWatchSubject } from "./subject";
-import { createWatchSessions } from "./watch-sessions";
+import { createWatchSessions, type WatchSessions } from "./watch-sessions";
 
 const storageStep = <T>(step: () => Promise<T>) =>
   dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", step);
@@ -34,13 +34,13 @@ const methodNotAllowed = () => {
  * anonymous subject sets its cookie. The process's watch sessions are read from memory (watch-sessions.ts), and its
  * heartbeats and stops are credited in batches (heartbeat-batcher.ts).
  */
-function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
+function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices, sessions: WatchSessions): void {
   const { db, runtime, logger } = services;
-  const deps = { db, runtime, sessions: createWatchSessions({ db, runtime }) };
+  const deps = { db, runtime, sessions };
   const heartbeats = createHeartbeatBatcher({ db, runtime, logger });
   app.post("/w/api/playback/start", async (c) => {
     const requestId = c.get("requestId");
-    const body = await readWatchBody(c.req.raw, "startPlayback");
+    const body = await readWatchBody(c, "startPlayback");
     const { subject, newAnonymousId } = await storageStep(() =>
       resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, true),
     );
@@ -58,7 +58,7 @@ function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
   ] as const) {
     app.post(`/w/api/playback/${action}`, async (c) => {
       const requestId = c.get("requestId");
-      const body = await readWatchBody(c.req.raw, operationId);
+      const body = await readWatchBody(c, operationId);
       const { subject } = await storageStep(() =>
         resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, false),
       );
@@ -71,10 +71,11 @@ function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices): void {
 
 export function createWatchApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const sessions = createWatchSessions({ db: services.db, runtime: services.runtime });
 
   app.post("/w/api/session", async (c) => {
     const requestId = c.get("requestId");
-    const body = await readWatchBody(c.req.raw, "exchangeLoginTicket", refuseExchangeBody);
+    const body = await readWatchBody(c, "exchangeLoginTicket", refuseExchangeBody);
     const secure = isSecurePage(c.req.url, services.config.publicWatchOrigin);
     const result = await exchangeForSession(body, services, secure);
     return jsonResponse(200, { requestId, ...result.body }, { "Set-Cookie": result.setCookie });
@@ -84,13 +85,13 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
   app.get("/w/api/state", async (c) => {
     const requestId = c.get("requestId");
     const state = await storageStep(() =>
-      readWatchState({ db: services.db, runtime: services.runtime }, c.req.header("cookie"), c.req.query("ticketCode")),
+      readWatchState({ sessions, webinars: services.webinars }, c.req.header("cookie"), c.req.query("ticketCode")),
     );
     return jsonResponse(200, { requestId, ...state });
   });
   app.all("/w/api/state", methodNotAllowed);
 
-  addPlaybackRoutes(app, services);
+  addPlaybackRoutes(app, services, sessions);
 
   app.get("/w/:ticketCode{[A-Za-z0-9_-]{1,64}}", (c) => watchPage(services.db, c.req.param("ticketCode")));
   app.get(

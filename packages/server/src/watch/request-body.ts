@@ -3,9 +3,11 @@
  * watch-openapi.yaml's schemas by the validators generated from it (watch-validators.gen.js); the value
  * returned has the type the document gives it (watch-openapi.gen.ts).
  */
+import type { Context } from "hono";
 import type { ValidationIssue } from "@org/webinar-validator";
 import type { ServiceError } from "../errors";
 import { bodyChecker, invalidBody } from "../http/body-check";
+import type { AppEnv } from "../http/app-env";
 import { parseJsonBody } from "../http/json-body";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import type { operations } from "./watch-openapi.gen";
@@ -22,19 +24,19 @@ export type WatchBody<Id extends WatchBodyOperationId> = NonNullable<
 const checkWatchBody = bodyChecker({ validators: watchBodyValidators, patternMessages: watchPatternMessages });
 
 /**
- * The body of `request` for `operationId`. A body its schema refuses is thrown as `refuse(issues)`: 400
+ * The body of the request of `c` for `operationId`. A body its schema refuses is thrown as `refuse(issues)`: 400
  * REQUEST_INVALID with `details.errors`, unless the operation answers otherwise.
  *
  * @example
- * const { playbackId, playing } = await readWatchBody(request, "sendHeartbeat");
+ * const { playbackId, playing } = await readWatchBody(c, "sendHeartbeat");
  */
 export async function readWatchBody<Id extends WatchBodyOperationId>(
-  request: Request,
+  c: Context<AppEnv>,
   operationId: Id,
   refuse: (issues: ValidationIssue[]) => ServiceError = invalidBody,
 ): Promise<WatchBody<Id>> {
-  const text = await readBodyText(request, SMALL_BODY_BYTES);
-  const body = parseJsonBody(text, request.headers.get("content-type") ?? undefined);
+  const text = await readBodyText(c, SMALL_BODY_BYTES);
+  const body = parseJsonBody(text, c.req.header("content-type"));
   const issues = checkWatchBody(operationId, body);
   if (issues.length > 0) throw refuse(issues);
   return body as WatchBody<Id>;

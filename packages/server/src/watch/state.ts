@@ -1,18 +1,18 @@
 /**
  * `GET /w/api/state?ticketCode=…` (watch-openapi.yaml, getWatchState): what the watch page shows for the viewer's watch session (cookie
  * `webinar_session` of the ticket exchange): the webinar's title, its state, the playback mode now available and
- * the video to play. The page polls it, so a live that starts or ends switches the page.
+ * the video to play. The page polls it, so a live that starts or ends switches the page; every viewer's page polls,
+ * so it reads the session and the webinar from memory (watch-sessions.ts, webinars/webinar-directory.ts).
  */
-import type { Kysely } from "kysely";
-import type { Database, LiveStatus } from "../db/schema";
+import type { LiveStatus } from "../db/schema";
 import { ServiceError } from "../errors";
-import type { Runtime } from "../runtime";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import { hashToken } from "../tickets/token";
+import type { WebinarDirectory } from "../webinars/webinar-directory";
 import { cookieValue, SESSION_COOKIE } from "./cookies";
 import { HEARTBEAT_INTERVAL_SECONDS } from "./playback";
 import { SAMPLE_VIDEO_PATH } from "./sample-video";
 import type { components } from "./watch-openapi.gen";
+import type { WatchSessions } from "./watch-sessions";
 
 /** The answer without its `requestId` (watch-openapi.yaml, WatchState). */
 export type WatchStateAnswer = Omit<components["schemas"]["WatchState"], "requestId">;
@@ -29,38 +29,31 @@ const STATES: Record<LiveStatus, WatchStateAnswer["state"]> = {
 /** The video of a mode: the webinar's own URL (a replay falls back to the live source), else the sample video. */
 export function videoFor(
   mode: "LIVE" | "REPLAY",
-  urls: { live_video_url: string | null; replay_video_url: string | null },
+  urls: { liveVideoUrl: string | null; replayVideoUrl: string | null },
 ): string {
-  const own = mode === "LIVE" ? urls.live_video_url : (urls.replay_video_url ?? urls.live_video_url);
+  const own = mode === "LIVE" ? urls.liveVideoUrl : (urls.replayVideoUrl ?? urls.liveVideoUrl);
   return own ?? SAMPLE_VIDEO_PATH;
 }
 
 export async function readWatchState(
-  deps: { db: Kysely<Database>; runtime: Runtime },
+  deps: { sessions: WatchSessions; webinars: WebinarDirectory },
   cookies: string | undefined,
   ticketCode: string | undefined,
 ): Promise<WatchStateAnswer> {
   const token = cookieValue(cookies, SESSION_COOKIE);
   if (ticketCode === undefined || !TICKET_CODE_SHAPE.test(ticketCode) || token === undefined || token === "")
     throw noSession();
-  const row = await deps.db
-    .selectFrom("watch_sessions as s")
-    .innerJoin("webinars as w", "w.id", "s.webinar_id")
-    .select(["s.uid", "w.ticket_code", "w.title", "w.live_status", "w.live_video_url", "w.replay_video_url"])
-    .where("s.session_hash", "=", hashToken(token))
-    .where("s.expires_at", ">", new Date(deps.runtime.now()))
-    .where("w.ticket_code", "=", ticketCode)
-    .executeTakeFirst();
-  if (row === undefined) throw noSession();
-  const state = STATES[row.live_status];
+  const [session, webinar] = await Promise.all([deps.sessions.find(token), deps.webinars.byTicketCode(ticketCode)]);
+  if (session === undefined || webinar === undefined || webinar.id !== session.webinarId) throw noSession();
+  const state = STATES[webinar.liveStatus];
   const mode = state === "LIVE" ? "LIVE" : state === "REPLAY" ? "REPLAY" : null;
   return {
-    uid: row.uid,
-    ticketCode: row.ticket_code,
-    title: row.title,
+    uid: session.uid,
+    ticketCode,
+    title: webinar.title,
     state,
     mode,
-    videoUrl: mode === null ? null : videoFor(mode, row),
+    videoUrl: mode === null ? null : videoFor(mode, webinar),
     heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Webinars by their public code, as the Open API's operations read them: the merchant, the publication status
- * ticket issuing checks, and the live lifecycle the watch-data operations derive `dataState` and
- * WATCH_DATA_NOT_FINAL from. Read from memory (cache/read-through-cache.ts); every write to these columns
+ * Webinars by their public code, as the Open API's operations and the watch page read them: the merchant, the
+ * publication status ticket issuing checks, the live lifecycle the watch-data operations derive `dataState` and
+ * WATCH_DATA_NOT_FINAL from, and the title and videos the watch page shows. Read from memory (cache/read-through-cache.ts); every write to these columns
  * announces the `webinars` topic. A `ticketCode` is unique across merchants, so one entry serves every caller, and
  * each caller checks the merchant.
  */
@@ -17,6 +17,9 @@ export interface WebinarRecord {
   liveStatus: LiveStatus;
   liveStartedAt: Date | null;
   liveFinalizedAt: Date | null;
+  title: string | null;
+  liveVideoUrl: string | null;
+  replayVideoUrl: string | null;
 }
 
 export interface WebinarDirectory {
@@ -35,7 +38,17 @@ export function createWebinarDirectory(db: Kysely<Database>, changes: ChangeFeed
     load: async (ticketCode) => {
       const row = await db
         .selectFrom("webinars")
-        .select(["id", "merchant_id", "status", "live_status", "live_started_at", "live_finalized_at"])
+        .select([
+          "id",
+          "merchant_id",
+          "status",
+          "live_status",
+          "live_started_at",
+          "live_finalized_at",
+          "title",
+          "live_video_url",
+          "replay_video_url",
+        ])
         .where("ticket_code", "=", ticketCode)
         .executeTakeFirst();
       if (row === undefined) return undefined;
@@ -46,6 +59,9 @@ export function createWebinarDirectory(db: Kysely<Database>, changes: ChangeFeed
         liveStatus: row.live_status,
         liveStartedAt: row.live_started_at,
         liveFinalizedAt: row.live_finalized_at,
+        title: row.title,
+        liveVideoUrl: row.live_video_url,
+        replayVideoUrl: row.replay_video_url,
       };
     },
   });
