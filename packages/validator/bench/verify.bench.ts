@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { canonicalString } from "@org/webinar-signing";
+import { canonicalString, createSigner } from "@org/webinar-signing";
 import * as OpenApiValidator from "express-openapi-validator";
 import { loadSpec } from "../scripts/spec-schemas";
 import {
@@ -42,7 +42,8 @@ const secret = "Vq7#tR2m!Lp9@xZ4&nB6^wK1";
 const path = "/api/v1/open/viewers/upsert";
 const rawBody = '{"externalUserId":"crm-000123","phone":"13800138000","displayName":"Alice Chen"}';
 const bodyBytes = new TextEncoder().encode(rawBody);
-const record: ApiKeyRecord = { secret, merchantId: "m_bench", status: "ACTIVE" };
+// Its signer prepared once, as a server that keeps its key records in memory returns it.
+const record: ApiKeyRecord = { secret, merchantId: "m_bench", status: "ACTIVE", signer: createSigner(secret) };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(7);

@@ -4,7 +4,7 @@
  * constant time), the merchant's status, then the nonce. The nonce is consumed only after the signature verified,
  * so a forged request cannot burn a client's nonce.
  */
-import { bodyHash, canonicalString, createSigner, isUnixSeconds, isWellFormedSignature } from "@org/webinar-signing";
+import { canonicalString, createSigner, isUnixSeconds, isWellFormedSignature, type Signer } from "@org/webinar-signing";
 import { rejection, type AnswerBasis } from "./rejection";
 import type { SignatureHeaders } from "./check-request-form";
 import type { VerifierSettings } from "./verifier-settings";
@@ -50,11 +50,15 @@ export function checkTimestamp(
   return nowMs;
 }
 
+function isSigner(value: Signer | null): boolean {
+  return typeof value?.hashBody === "function" && typeof value.verify === "function";
+}
+
 function isUsableKey(key: ApiKeyRecord): boolean {
   return (
     typeof key.secret === "string" &&
     key.secret !== "" &&
-    (key.signer === undefined || typeof key.signer?.verify === "function") &&
+    (key.signer === undefined || isSigner(key.signer)) &&
     typeof key.merchantId === "string" &&
     (key.status === "ACTIVE" || key.status === "SUSPENDED")
   );
@@ -78,10 +82,11 @@ export async function authenticate(
   if (key === undefined || key === null) return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
   if (!isUsableKey(key)) {
     const problem = new TypeError(
-      "lookupKey returned a record without a secret, merchantId or valid status, or with a signer that cannot verify",
+      "lookupKey returned a record without a secret, merchantId or valid status, or with a signer that is not one of createSigner",
     );
     return unavailable(settings, answer, problem, "lookupKey");
   }
+  // A record's own signer was prepared once; otherwise the secret is prepared for this request.
   const signer = key.signer ?? createSigner(key.secret);
   let canonical: string;
   try {
@@ -93,7 +98,7 @@ export async function authenticate(
       path: rawPath,
       timestamp,
       nonce,
-      bodyHash: await bodyHash(body),
+      bodyHash: await signer.hashBody(body),
     });
   } catch {
     return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);

@@ -47,9 +47,9 @@ export interface ApiKeyRecord {
   secret: string;
   /**
    * The same secret prepared once, `createSigner(secret)` of @org/webinar-signing, for a server that keeps its key
-   * records in memory: made once when a record is read or cached and returned with it every time, it verifies the
-   * signatures, so the HMAC key is not prepared again for each request. Without it the verifier prepares `secret`
-   * per request.
+   * records in memory: made once when a record is read or cached and returned with it every time, it hashes the
+   * body and verifies the signature, so the HMAC key is not prepared again for each request. Without it the
+   * verifier prepares `secret` per request.
    *
    * @example
    * const record = { secret, merchantId, status: "ACTIVE", signer: createSigner(secret) };

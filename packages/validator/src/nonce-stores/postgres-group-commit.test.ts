@@ -7,6 +7,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOptions, fixedClock, signedRequest } from "../../test/support/fixture";
+import { createRequestVerifier } from "../request-verifier";
 import { createPostgresNonceStore, type PostgresNonceStoreOptions, type PostgresQueryable } from "./postgres";
 
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -203,6 +205,50 @@ describe("a statement that fails in the middle of a batch", () => {
     expect(await Promise.all(batch.map((used) => nonces.consume("key", used, FAR_FUTURE)))).toEqual(
       batch.map(() => true),
     );
+  });
+});
+
+describe("a failing batch in the verifier", () => {
+  it("every request of the batch -> 503 AUTH_DEPENDENCY_UNAVAILABLE, told to onError; sent again, each is accepted", async () => {
+    const table = freshTable();
+    const { client, batchSizes } = countingClient(pool);
+    const nonces = await storeOn(table, client, { now: fixedClock });
+    const refused = `refused${nonce()}`;
+    await pool.query(`ALTER TABLE ${table} ADD CONSTRAINT no_refused CHECK (nonce <> '${refused}')`);
+    const failures: string[] = [];
+    const verifier = createRequestVerifier(
+      createTestOptions({ nonceStore: nonces, onError: (_error, source) => failures.push(source) }),
+    );
+    const requests = [nonce(), refused, nonce(), nonce()].map((used) => {
+      const wire = signedRequest({
+        path: "/api/v1/open/viewers/upsert",
+        body: '{"externalUserId":"crm-1"}',
+        nonce: used,
+      });
+      return { method: wire.method, rawPath: wire.path, headers: wire.headers, body: wire.body };
+    });
+    // A claim waiting on the held table keeps a statement in flight, so the four requests' claims gather into the
+    // next batch, the one the table refuses.
+    const held = await holdTable(table);
+    const plug = nonces.consume("key", nonce(), FAR_FUTURE);
+    await lockWaiters(table, 1);
+    const answers = Promise.all(requests.map((request) => verifier.verify(request)));
+    // The verifications reach their claims in promise jobs alone, all run before this timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await held.release();
+    expect(await plug).toBe(true);
+    for (const answer of await answers)
+      expect(answer).toMatchObject({
+        ok: false,
+        status: 503,
+        body: { error: { code: "AUTH_DEPENDENCY_UNAVAILABLE" } },
+      });
+    expect(failures).toEqual(["nonceStore", "nonceStore", "nonceStore", "nonceStore"]);
+    expect(batchSizes).toEqual([1, 4]);
+    const retried = await Promise.all(
+      requests.filter((_, index) => index !== 1).map((request) => verifier.verify(request)),
+    );
+    expect(retried.map((answer) => answer.ok)).toEqual([true, true, true]);
   });
 });
 
