@@ -1,5 +1,5 @@
 /**
- * The database stopped under the running server (issue item 7): answers are the operations' 503 codes, fast and
+ * The database stopped under the running server: answers are the operations' 503 codes, fast and
  * never a hang, and the server recovers by itself when the database is back. Done for real with a private
  * PostgreSQL (initdb + pg_ctl), stopped and started while the server runs.
  */

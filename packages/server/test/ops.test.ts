@@ -1,5 +1,5 @@
 /**
- * Operations (issue item 7): /healthz, request ids on every answer, unexpected errors as 500 INTERNAL_ERROR
+ * Operations: /healthz, request ids on every answer, unexpected errors as 500 INTERNAL_ERROR
  * without internals, logs without credentials (captured and searched for the secret, signature, ticket and
  * login URL), graceful shutdown, and the watch page.
  */

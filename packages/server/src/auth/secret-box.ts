@@ -1,5 +1,5 @@
 /**
- * API-key secrets at rest (issue item 4). HMAC verification needs the plaintext secret, so it cannot be hashed;
+ * API-key secrets at rest. HMAC verification needs the plaintext secret, so it cannot be hashed;
  * it is sealed with AES-256-GCM under the server's key instead. A sealed value is
  * `v1.<base64url(iv)>.<base64url(tag)>.<base64url(ciphertext)>`, and the API key is bound in as associated data,
  * so a sealed secret copied onto another key's row does not open.
