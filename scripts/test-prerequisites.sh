@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What the tests need besides Node.js packages: Debian's Chromium (the browser tests drive it through
+# playwright-core) and python3-jsonschema (the published spec read by Python's reference JSON Schema engine).
+# Installs the missing ones with apt-get (as root, or through sudo); where neither works it says what to install
+# and fails, so a test run never starts without them.
+set -euo pipefail
+
+missing=()
+[[ -n "${CHROMIUM_PATH:-}" || -x /usr/bin/chromium ]] || missing+=(chromium)
+/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
+((${#missing[@]} == 0)) && exit 0
+
+if [[ $(id -u) == 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  as_root=(sudo -n)
+else
+  echo "The tests need Debian packages that are not installed: ${missing[*]}" >&2
+  echo "Install them (sudo apt-get install ${missing[*]}) and run the tests again." >&2
+  exit 1
+fi
+echo "Installing the Debian packages the tests need: ${missing[*]}" >&2
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
