@@ -7,6 +7,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { NonceStore } from "@org/webinar-validator";
 import { createPostgresNonceStore, type PostgresQueryable } from "@org/webinar-validator/nonce-store/postgres";
 import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
+import { markPrepared } from "../db/prepared-statements";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
 import { connectNonceRedis } from "./redis-client";
@@ -23,10 +24,16 @@ export interface ServerNonceStore {
   close(): Promise<void>;
 }
 
-/** The validator's query client over Kysely's connection, so PGlite's single connection is shared, not raced. */
+/**
+ * The validator's query client over Kysely's connection, so PGlite's single connection is shared, not raced. The
+ * store's statements with values (a claim of a batch of nonces, a prune) have texts that never change: prepared.
+ */
 function kyselyQueryable(db: Kysely<Database>): PostgresQueryable {
   return {
-    query: async (text, values = []) => ({ rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows }),
+    async query(text, values = []) {
+      if (values.length > 0) markPrepared(text);
+      return { rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows };
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { StorageConfig } from "../config";
 import { migrateToLatest } from "./migrations";
+import { PreparingClient } from "./prepared-statements";
 import type { Database } from "./schema";
 
 export interface DatabaseHandle {
@@ -61,6 +62,7 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   } else {
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: storage.databaseUrl,
       max: options.poolMax,
       connectionTimeoutMillis: options.connectTimeoutMs,

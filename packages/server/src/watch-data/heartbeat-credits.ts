@@ -7,9 +7,11 @@
  * 2. subject totals rows, by webinar and subject, a subject's mode row before its ALL row (as recordPlaybackSession);
  * 3. webinar totals rows, by webinar, the mode rows before the ALL rows (as recordPlaybackSession).
  *
- * A batch locks all three and reads what it needs with one statement, and writes everything with a second.
+ * A batch locks all three and reads what it needs with one statement, and writes everything with a second; both
+ * are prepared (their texts never change: the batch's values go in arrays).
  */
 import { sql, type Transaction } from "kysely";
+import { runPrepared } from "../db/prepared-statements";
 import type { Database, LiveStatus, PlaybackMode, WatchScope } from "../db/schema";
 import { subjectKeyOf } from "./record-session";
 
@@ -105,7 +107,9 @@ export async function lockBatchRows(
   // input before it answers, so every session is locked before the first subject row, and every subject row
   // before the first webinar totals row, whatever plan the database picks. The count in the last line makes the
   // database run the totals CTE, which no other part of the statement reads.
-  const { rows } = await sql<LockedRow>`
+  const { rows } = await runPrepared(
+    trx,
+    sql<LockedRow>`
     with sessions as (
       select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at,
         s.credited_ms::float8 as credited_ms, coalesce('u:' || s.uid, 'a:' || s.anonymous_id) as subject_key,
@@ -149,7 +153,8 @@ export async function lockBatchRows(
     from sessions as s
     left join subjects as t on t.webinar_id = s.webinar_id and t.scope = s.mode and t.subject_key = s.subject_key
     where (select count(*) from totals) >= 0
-  `.execute(trx);
+  `,
+  );
   const sessions = new Map<string, LockedPlaybackSession>();
   const watermarks = new Map<string, number>();
   for (const row of rows) {
@@ -185,7 +190,9 @@ export async function writeBatchCredits(trx: Transaction<Database>, credits: Bat
   const { sessions, subjects, totals } = credits;
   // Raw SQL: the builder has no words for an UPDATE ... FROM unnest(...) of parallel arrays, nor for
   // data-modifying CTEs over several tables, which is what lets one statement write the whole batch.
-  await sql`
+  await runPrepared(
+    trx,
+    sql`
     with session_rows as (
       update playback_sessions as s
       set last_activity_at = v.last_activity_at, credited_ms = v.credited_ms,
@@ -225,5 +232,6 @@ export async function writeBatchCredits(trx: Transaction<Database>, credits: Bat
       ${totals.map((row) => new Date(row.updatedAt).toISOString())}::timestamptz[]
     ) as v(webinar_id, scope, kind, seconds, updated_at)
     where w.webinar_id = v.webinar_id and w.scope = v.scope and w.kind = v.kind
-  `.execute(trx);
+  `,
+  );
 }
