@@ -76,7 +76,16 @@ class BatchLedger {
     const id = subjectRowId(key);
     let row = this.subjects.get(id);
     if (row === undefined) {
-      row = { ...key, creditedUntil: null, liveSeconds: 0, replaySeconds: 0, lastWatchedAt: null };
+      const { webinarId, scope, subjectKey } = key;
+      row = {
+        webinarId,
+        scope,
+        subjectKey,
+        creditedUntil: null,
+        liveSeconds: 0,
+        replaySeconds: 0,
+        lastWatchedAt: null,
+      };
       this.subjects.set(id, row);
     }
     return row;
