@@ -8,13 +8,17 @@
  * - `webinar`: `webinarExpress` (signature, timestamp, nonce in the memory store, body schema) before
  *   `express.json()`, as the package README mounts it;
  * - `openapi-validator`: `express.json()` then express-openapi-validator on spec/openapi.yaml, which checks the
- *   body against the operation's schema only (no signature, no nonce).
+ *   body against the operation's schema only (no signature, no nonce);
+ * - `signature-floor`: the least any middleware that checks this API's signature must do, and nothing more: read
+ *   the raw body, hash it, compute one HMAC-SHA256 over the canonical string and compare it in constant time,
+ *   parse the JSON. No timestamp window, no nonce, no schema, no error envelope: a yardstick, not a verifier.
  */
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
-import { createSigner } from "@org/webinar-signing";
+import { canonicalString, createSigner } from "@org/webinar-signing";
 import { type ApiKeyRecord, createMemoryNonceStore, createRequestVerifier } from "@org/webinar-validator";
 import { webinarExpress } from "@org/webinar-validator/express";
 import { loadSpec } from "../scripts/spec-schemas";
@@ -79,10 +83,41 @@ function openApiValidatorApp(): Express {
   return app;
 }
 
+function signatureFloorApp(): Express {
+  const app = express();
+  app.use((req, res, next) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const header = (name: string) => String(req.headers[name]);
+      const canonical = canonicalString({
+        apiKey: header("x-api-key"),
+        path: req.originalUrl,
+        timestamp: header("x-timestamp"),
+        nonce: header("x-nonce"),
+        bodyHash: createHash("sha256").update(body).digest("hex"),
+      });
+      const expected = createHmac("sha256", BENCH_KEY.secret).update(canonical).digest();
+      const given = Buffer.from(header("x-signature"), "hex");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.status(401).end();
+        return;
+      }
+      req.body = JSON.parse(body.toString("utf8"));
+      next();
+    });
+  });
+  app.use(express.json());
+  app.post(UPSERT_PATH, answer);
+  return app;
+}
+
 const BUILDERS: Record<AppKind, () => Express> = {
   bare: bareApp,
   webinar: webinarApp,
   "openapi-validator": openApiValidatorApp,
+  "signature-floor": signatureFloorApp,
 };
 
 const kind = process.argv[2] as AppKind;

@@ -6,7 +6,7 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { canonicalString } from "@org/webinar-signing";
 
-export const APP_KINDS = ["bare", "webinar", "openapi-validator"] as const;
+export const APP_KINDS = ["bare", "webinar", "openapi-validator", "signature-floor"] as const;
 export type AppKind = (typeof APP_KINDS)[number];
 
 export const UPSERT_PATH = "/api/v1/open/viewers/upsert";
