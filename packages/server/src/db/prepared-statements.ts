@@ -9,6 +9,11 @@
  * statements a connection holds are bounded by the code, never by the traffic. The name is a digest of the text,
  * so one text has one name in every connection and every process.
  *
+ * A prepared statement keeps the columns of its result: PostgreSQL refuses to run one whose result would change
+ * ("cached plan must not change result type"). So a prepared statement names its columns and never selects or
+ * returns `*` of a table, and a migration that adds columns leaves the statements of running processes valid
+ * (a rolling deploy runs old and new processes side by side).
+ *
  * PGlite runs in this process and has no use for names: its dialect sends every statement unnamed.
  */
 import { createHash } from "node:crypto";
