@@ -8,7 +8,7 @@ import { canonicalString, createSigner, isUnixSeconds, isWellFormedSignature, ty
 import { rejection, type AnswerBasis } from "./rejection";
 import type { SignatureHeaders } from "./check-request-form";
 import type { VerifierSettings } from "./verifier-settings";
-import type { ApiKeyRecord, FailureSource, RequestRejection } from "./verify-signed-request";
+import type { ApiKeyRecord, FailureSource, RequestRejection } from "./signed-request-types";
 
 const SIGNATURE_MISMATCH = "request signature could not be verified";
 

@@ -12,7 +12,7 @@ import { rejection, type AnswerBasis } from "./rejection";
 import type { PathMatch } from "./request-path";
 import { headerValues, singleHeader, type HeaderProblem } from "./request-headers";
 import type { VerifierSettings } from "./verifier-settings";
-import type { IncomingRequest, RequestRejection } from "./verify-signed-request";
+import type { IncomingRequest, RequestRejection } from "./signed-request-types";
 
 /** The four signature headers, each present exactly once. */
 export interface SignatureHeaders {

@@ -27,13 +27,14 @@ export type {
 export { verifySignedRequest } from "./verify-signed-request";
 export type {
   ApiKeyRecord,
+  AuthenticatedRequest,
   BodyReader,
   FailureSource,
   IncomingRequest,
   RequestRejection,
   SignedRequest,
   SignedRequestOptions,
-} from "./verify-signed-request";
+} from "./signed-request-types";
 export type { RequestHeaders } from "./request-headers";
 
 export { MAX_REPORTED_ISSUES, parseAndValidate } from "./parse-and-validate";

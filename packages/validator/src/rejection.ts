@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from "@org/webinar-types";
 import { ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelope";
-import type { RequestRejection } from "./verify-signed-request";
+import type { RequestRejection } from "./signed-request-types";
 
 /** The request id of one request and the headers each of its answers carries. */
 export interface AnswerBasis {

@@ -8,13 +8,13 @@ import { ERROR_RESPONSE_HEADERS, errorEnvelope, statusOf } from "./error-envelop
 import { parseAndValidate } from "./parse-and-validate";
 import type { PathMatch } from "./request-path";
 import { resolveVerifierSettings, type VerifierSettings } from "./verifier-settings";
-import {
-  checkSignedRequest,
-  type AuthenticatedRequest,
-  type IncomingRequest,
-  type RequestRejection,
-  type SignedRequestOptions,
-} from "./verify-signed-request";
+import type {
+  AuthenticatedRequest,
+  IncomingRequest,
+  RequestRejection,
+  SignedRequestOptions,
+} from "./signed-request-types";
+import { checkSignedRequest } from "./verify-signed-request";
 import { incomingWebRequest } from "./web-request";
 
 /** A verified request of one operation, its body parsed, validated and trimmed. */

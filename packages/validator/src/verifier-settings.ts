@@ -6,7 +6,7 @@ import { limits as specLimits } from "@org/webinar-types";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
 import { defaultRequestId } from "./error-envelope";
 import { createOperationPathMatcher, type OperationPathMatcher } from "./request-path";
-import type { SignedRequestOptions } from "./verify-signed-request";
+import type { SignedRequestOptions } from "./signed-request-types";
 
 /** What the checks read of the options, with every default applied. */
 export interface VerifierSettings {

@@ -14,12 +14,8 @@ import {
 } from "../test/support/fixture";
 import { createMemoryNonceStore } from "./nonce-store";
 import { createRequestVerifier } from "./request-verifier";
-import {
-  verifySignedRequest,
-  type ApiKeyRecord,
-  type IncomingRequest,
-  type SignedRequestOptions,
-} from "./verify-signed-request";
+import type { ApiKeyRecord, AuthenticatedRequest, IncomingRequest, SignedRequest, SignedRequestOptions } from "./index";
+import { verifySignedRequest } from "./verify-signed-request";
 import { signingVectors as signing, type PositiveVector } from "../../../spec/test-vectors/signing-vectors";
 
 const UPSERT = operations.upsertViewer.path;
@@ -186,7 +182,11 @@ describe("verifySignedRequest: order of checks and what each costs", () => {
   it(`Signing requests, Limits: the nonce is kept twice the skew window: expiresAt = now + 2 × ${limits.clockSkewSeconds} s`, async () => {
     const { options, consume } = spied();
     const wire = signedRequest({ path: UPSERT, body: "{}" });
-    expect((await verifySignedRequest(incoming(wire), options)).ok).toBe(true);
+    const result = await verifySignedRequest(incoming(wire), options);
+    // The public entry names a verified request AuthenticatedRequest; SignedRequest stays its deprecated alias.
+    const verified: AuthenticatedRequest | undefined = result.ok ? result : undefined;
+    const aliased: SignedRequest | undefined = verified;
+    expect(aliased?.ok).toBe(true);
     const nonce = wire.headers.find(([name]) => name === "X-Nonce")![1];
     expect(consume).toHaveBeenCalledWith(ACTIVE.apiKey, nonce, fixedClock() + 2 * limits.clockSkewSeconds * 1000);
   });

@@ -4,7 +4,7 @@
  * Bun, Deno, Workers and in browsers.
  */
 import { joinChunks } from "./body-bytes";
-import type { IncomingRequest } from "./verify-signed-request";
+import type { IncomingRequest } from "./signed-request-types";
 
 const SCHEME_AND_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 

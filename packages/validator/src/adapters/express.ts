@@ -23,7 +23,7 @@ import {
   type RequestVerifier,
   type VerifiedRequest,
 } from "../request-verifier";
-import type { BodyReader } from "../verify-signed-request";
+import type { BodyReader } from "../signed-request-types";
 import { bodyAlreadyRead, readNodeBody } from "./node-body";
 import { nodeRequestTarget, verifyNodeRequest, type NodeRequest } from "./node-request";
 

@@ -20,7 +20,7 @@ import { Readable } from "node:stream";
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from "fastify";
 import { fastifyPlugin } from "fastify-plugin";
 import { assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
-import type { RequestRejection } from "../verify-signed-request";
+import type { RequestRejection } from "../signed-request-types";
 import { readNodeBody } from "./node-body";
 import { incomingNodeRequest } from "./node-request";
 

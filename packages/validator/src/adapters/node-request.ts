@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestVerifier, VerifiedRequest } from "../request-verifier";
 import type { RequestHeaders } from "../request-headers";
 import type { PathMatch } from "../request-path";
-import type { BodyReader, IncomingRequest, RequestRejection } from "../verify-signed-request";
+import type { BodyReader, IncomingRequest, RequestRejection } from "../signed-request-types";
 
 /** A Node request as Express and Connect hand it over: `originalUrl` is the target before any mount point was cut. */
 export type NodeRequest = IncomingMessage & { originalUrl?: string | undefined };

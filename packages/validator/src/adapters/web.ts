@@ -3,7 +3,7 @@
  * have no middleware chain to plug into: the verifier's rejection as a `Response`.
  */
 import type { RequestVerifier, VerifiedRequest, VerifyInit } from "../request-verifier";
-import type { RequestRejection } from "../verify-signed-request";
+import type { RequestRejection } from "../signed-request-types";
 
 /** Options of {@link verifyWebRequest}. */
 export type WebRequestInit = VerifyInit;
