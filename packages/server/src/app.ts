@@ -16,8 +16,6 @@ import { createOpenApiApp } from "./open-api/app";
 import type { AppServices } from "./services";
 import { createWatchApp } from "./watch/app";
 
-export type { AppEnv } from "./http/app-env";
-
 /** The server's Hono app: access log and security headers around the sub-apps; thrown errors become envelopes. */
 export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

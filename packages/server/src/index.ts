@@ -19,7 +19,7 @@ export type { StartStage } from "./start-error";
 export { DataDirLockedError } from "./data-dir-lock";
 export type { ServerOptions, WebinarServer } from "./server";
 export { createApp } from "./app";
-export type { AppEnv } from "./app";
+export type { AppEnv } from "./http/app-env";
 export type { AppServices } from "./services";
 export { systemRuntime } from "./runtime";
 export type { Runtime } from "./runtime";

@@ -11,7 +11,7 @@ import { systemRuntime } from "../src/runtime";
 import { LOGIN_TICKET_PREFIX } from "../src/tickets/issue";
 import { newToken } from "../src/tickets/token";
 import { createWatchApp } from "../src/watch/app";
-import { HEARTBEAT_INTERVAL_SECONDS } from "../src/watch/playback";
+import { HEARTBEAT_INTERVAL_SECONDS } from "../src/watch/crediting-rules";
 import { refuseExchangeBody } from "../src/watch/session-exchange";
 import { watchBodyValidators, watchPatternMessages } from "../src/watch/watch-validators.gen.js";
 import { bodyChecker } from "../src/http/body-check";

@@ -4,7 +4,7 @@
  * at `/w/{ticketCode}` with its script, style and sample video under `/w/assets/`.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import { jsonResponse } from "../http/respond";

@@ -1,7 +1,7 @@
 /**
  * A batch of heartbeats and stops credited by one transaction (the group commit of heartbeat-batcher.ts): the
- * rules of playback.ts applied call by call in arrival order to the rows the transaction locked, exactly as if
- * the calls had come one by one. A session's clock and credited milliseconds, and its subject's credit watermark,
+ * rules of crediting-rules.ts applied call by call in arrival order to the rows the transaction locked, exactly as
+ * if the calls had come one by one. A session's clock and credited milliseconds, and its subject's credit watermark,
  * move within the batch, so two heartbeats of one session, or of two tabs of one subject, are credited each
  * stretch of time once, and a stop closes its session for the calls after it.
  */
@@ -19,7 +19,7 @@ import {
   type TotalsCredit,
 } from "../watch-data/heartbeat-credits";
 import { subjectKeyOf } from "../watch-data/record-session";
-import { creditedSegment, creditWindow, HEARTBEAT_INTERVAL_SECONDS } from "./playback";
+import { creditedSegment, creditWindow, HEARTBEAT_INTERVAL_SECONDS } from "./crediting-rules";
 import type { WatchSubject } from "./subject";
 
 /** A heartbeat (`close` false) or a stop (`close` true) as the server received it. */
@@ -138,7 +138,7 @@ class BatchLedger {
   }
 }
 
-/** One call credited against the ledger: the rules of playback.ts, in the order the calls arrived. */
+/** One call credited against the ledger: the rules of crediting-rules.ts, in the order the calls arrived. */
 function creditCall(ledger: BatchLedger, call: HeartbeatCall): PlaybackReport | ServiceError {
   const session = ledger.sessions.get(call.playbackId);
   if (session === undefined || !owns(call.subject, session)) return notFound();

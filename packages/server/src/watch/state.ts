@@ -9,7 +9,7 @@ import { ServiceError } from "../errors";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import type { WebinarDirectory } from "../webinars/webinar-directory";
 import { cookieValue, SESSION_COOKIE } from "./cookies";
-import { HEARTBEAT_INTERVAL_SECONDS } from "./playback";
+import { HEARTBEAT_INTERVAL_SECONDS } from "./crediting-rules";
 import { SAMPLE_VIDEO_PATH } from "./sample-video";
 import type { components } from "./watch-openapi.gen";
 import type { WatchSessions } from "./watch-sessions";
