@@ -23,7 +23,7 @@ export type {
   ViewerWatchByIdsQuery,
   WaitForLiveFinalOptions,
   WebinarClient,
-} from "./client";
+} from "./webinar-client";
 export type { WebinarClientOptions } from "./client-options";
 export { DEFAULT_SKEW_THRESHOLD_SECONDS } from "./clock-skew";
 export {

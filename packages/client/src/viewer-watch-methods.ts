@@ -16,7 +16,7 @@ import type {
   ViewerWatchByIdsQuery,
   WaitForLiveFinalOptions,
   WebinarClient,
-} from "./client";
+} from "./webinar-client";
 import { isWebinarApiError, WebinarTimeoutError } from "./errors";
 import { planIdBatches } from "./id-batches";
 import type { CallOptions } from "./operation-call";

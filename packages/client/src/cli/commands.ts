@@ -9,7 +9,7 @@ import {
   type Sort,
   type ViewerWatchPage,
 } from "@org/webinar-types";
-import type { WebinarClient } from "../client";
+import type { WebinarClient } from "../webinar-client";
 import { planIdBatches } from "../id-batches";
 import { csvHeader, csvRow } from "./csv";
 import { PLAYBACK_MODES, SORTS } from "./enums";

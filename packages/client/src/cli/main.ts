@@ -13,7 +13,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, parseEnv } from "node:util";
 import packageJson from "../../package.json" with { type: "json" };
-import { createWebinarClient, type WebinarClient } from "../client";
+import { createWebinarClient } from "../client";
+import type { WebinarClient } from "../webinar-client";
 import { WebinarApiError, WebinarConnectionError, WebinarResponseError, WebinarTimeoutError } from "../errors";
 import type { RequestLogEntry } from "../request-log";
 import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec, type OptionSpec, type OptionValues } from "./commands";
