@@ -23,8 +23,7 @@ interface JsonReport {
 
 /** The JSON report the run wrote; a run that wrote none fails with what the process printed. */
 function reportOf(json: string, run: CliRun): JsonReport {
-  if (!existsSync(json))
-    throw new Error(`no JSON report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`.trimEnd());
+  if (!existsSync(json)) throw new Error(`no JSON report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`.trimEnd());
   return JSON.parse(readFileSync(json, "utf8")) as JsonReport;
 }
 
