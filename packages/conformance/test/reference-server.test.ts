@@ -4,11 +4,11 @@
  * and on PostgreSQL. With only a key, its secret and a ticketCode every check passes; given a second merchant and
  * the watch page's ticket exchange too, nothing is left skipped.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runConformanceCli, type CliRun } from "./support/processes";
+import { jsonReportOf, runConformanceCli } from "./support/processes";
 import { startReferenceServer, type ReferenceServer } from "./support/reference-server";
 
 const work = mkdtempSync(join(tmpdir(), "webinar-conformance-"));
@@ -19,12 +19,6 @@ interface JsonReport {
   failed: number;
   checks: Array<{ id: string; title: string; ok: boolean; detail: string }>;
   skipped: Array<{ id: string; title: string; skipped: string }>;
-}
-
-/** The JSON report the run wrote; a run that wrote none fails with what the process printed. */
-function reportOf(json: string, run: CliRun): JsonReport {
-  if (!existsSync(json)) throw new Error(`no JSON report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`.trimEnd());
-  return JSON.parse(readFileSync(json, "utf8")) as JsonReport;
 }
 
 describe.each(["pglite", "postgres"] as const)("webinar-conformance against the reference server on %s", (database) => {
@@ -41,7 +35,7 @@ describe.each(["pglite", "postgres"] as const)("webinar-conformance against the 
       ...["--base-url", server.baseUrl, "--api-key", server.main.apiKey, "--api-secret", server.main.secret],
       ...["--ticket-code", server.ticketCode, "--json", json, "--junit", junit],
     ]);
-    const report = reportOf(json, run);
+    const report = jsonReportOf<JsonReport>(json, run);
     const summary = run.stdout.trim().split("\n").at(-1)!;
     console.log(
       `conformance on ${database}, key + secret + ticketCode only: ${summary} (process ${run.durationMs} ms)`,
@@ -74,7 +68,7 @@ describe.each(["pglite", "postgres"] as const)("webinar-conformance against the 
       WEBINAR_SECOND_API_KEY: server.second.apiKey,
       WEBINAR_SECOND_API_SECRET: server.second.secret,
     });
-    const report = reportOf(json, run);
+    const report = jsonReportOf<JsonReport>(json, run);
     console.log(`conformance on ${database}, every option: ${run.stdout.trim().split("\n").at(-1)}`);
     expect(report.checks.filter((check) => !check.ok)).toEqual([]);
     expect(report.skipped).toEqual([]);

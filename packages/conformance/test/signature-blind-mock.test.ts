@@ -3,12 +3,12 @@
  * answers every operation with the spec's own examples, valid against its schemas, but verifies no signature,
  * keeps no nonce and knows no clock. The CLI exits non-zero and names each signing check that failed.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runConformanceCli, startInBackground, type BackgroundProcess } from "./support/processes";
+import { jsonReportOf, runConformanceCli, startInBackground, type BackgroundProcess } from "./support/processes";
 
 const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
 const SPEC = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
@@ -53,10 +53,7 @@ describe("webinar-conformance against a mock of the spec that never checks signa
       ...["--base-url", mock.url, "--api-key", "wk_conformance_mock", "--api-secret", "any-secret"],
       ...["--ticket-code", "wbn-7Hq2kP9x", "--only", "signing", "--json", json],
     ]);
-    const report = JSON.parse(readFileSync(json, "utf8")) as {
-      failed: number;
-      checks: Array<{ id: string; ok: boolean }>;
-    };
+    const report = jsonReportOf<{ failed: number; checks: Array<{ id: string; ok: boolean }> }>(json, run);
     const failed = report.checks.filter((check) => !check.ok).map((check) => check.id);
     console.log(`conformance against the Prism mock: ${run.stdout.trim().split("\n").at(-1)}`);
     expect(run.code).toBe(1);

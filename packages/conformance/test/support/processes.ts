@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export interface BackgroundProcess {
@@ -77,4 +78,10 @@ export async function runConformanceCli(args: string[], env: NodeJS.ProcessEnv =
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, "exit")) as [number | null];
   return { code, stdout, stderr, durationMs: Date.now() - started };
+}
+
+/** The JSON report a run wrote to `path`; a run that wrote none fails with its exit code and what it printed. */
+export function jsonReportOf<Report>(path: string, run: CliRun): Report {
+  if (!existsSync(path)) throw new Error(`no JSON report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`.trimEnd());
+  return JSON.parse(readFileSync(path, "utf8")) as Report;
 }
