@@ -11,15 +11,19 @@ import { createHealthApp } from "./health/app";
 import { accessLog } from "./http/access-log";
 import type { AppEnv } from "./http/app-env";
 import { answerFailure } from "./http/failure";
+import { observeRequests } from "./http/request-observation";
 import { securityHeaders } from "./http/security-headers";
 import { createOpenApiApp } from "./open-api/app";
 import type { AppServices } from "./services";
 import { createWatchApp } from "./watch/app";
 
-/** The server's Hono app: access log and security headers around the sub-apps; thrown errors become envelopes. */
+/**
+ * The server's Hono app: one observation of each request (the access log and the services' other observers), and
+ * security headers, around the sub-apps; thrown errors become envelopes.
+ */
 export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", accessLog(services.logger));
+  app.use("*", observeRequests([accessLog(services.logger), ...services.requestObservers]));
   app.use("*", securityHeaders);
   app.onError((error, c) => answerFailure(c, services.logger, c.get("requestId"), error));
   app.route("/", createHealthApp(services));

@@ -169,6 +169,7 @@ async function buildServices(
     watchDomains: options.watchDomains ?? createWatchDomainResolver(db, changes, defaultWatchOrigin),
     verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
     cursorKey: box.deriveKey("viewer watch cursor v1"),
+    requestObservers: [],
   };
 }
 

@@ -5,6 +5,7 @@ import type { RequestVerifier } from "@org/webinar-validator";
 import type { ApiKeyStore } from "./auth/api-keys";
 import type { ServerConfig } from "./config";
 import type { Database } from "./db/schema";
+import type { RequestObserver } from "./http/request-observation";
 import type { Logger } from "./log";
 import type { Runtime } from "./runtime";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
@@ -32,4 +33,6 @@ export interface AppServices {
   verifier: RequestVerifier;
   /** MAC key of the detail query's cursors, derived from the secret key so every process accepts them. */
   cursorKey: Buffer;
+  /** Observers of each answered request besides the access log (http/request-observation.ts). */
+  requestObservers: RequestObserver[];
 }

@@ -5,13 +5,13 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Logger } from "../log";
-import { loggedPath } from "./access-log";
+import { observedPath } from "./request-observation";
 import type { AppEnv } from "./app-env";
 import { CLIENT_CLOSED_REQUEST, clientWentAway } from "./client-gone";
 import { errorResponse } from "./respond";
 
 function clientGone(c: Context<AppEnv>, logger: Logger, requestId: string): Response {
-  logger.info({ requestId, path: loggedPath(c) }, "the client closed the connection before its request was complete");
+  logger.info({ requestId, path: observedPath(c) }, "the client closed the connection before its request was complete");
   c.set("errorCode", "CLIENT_CLOSED_REQUEST");
   return new Response(null, { status: CLIENT_CLOSED_REQUEST });
 }
