@@ -50,6 +50,9 @@ export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";
 
 export { SIGNED_REQUEST_HEADERS } from "./cors";
 
+export { createGroupCommit } from "./group-commit";
+export type { BatchWriter, BatchWritten, GroupCommit, GroupCommitOptions } from "./group-commit";
+
 export { readWebBody } from "./web-request";
 export { rejectionResponse, verifyWebRequest } from "./adapters/web";
 export type { WebRequestInit } from "./adapters/web";

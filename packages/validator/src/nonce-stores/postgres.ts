@@ -24,7 +24,7 @@
  * setInterval(() => void nonceStore.prune(), 60_000).unref();
  */
 import type { NonceStore } from "../nonce-store";
-import { createGroupCommit } from "./group-commit";
+import { createGroupCommit } from "../group-commit";
 
 /** What the store needs of a PostgreSQL client: a parameterized query resolving the rows. */
 export interface PostgresQueryable {

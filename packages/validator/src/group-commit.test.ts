@@ -108,3 +108,57 @@ describe("createGroupCommit", () => {
     expect(await Promise.all(waiting)).toEqual([4, 6]);
   });
 });
+
+describe("createGroupCommit: drain and onWrite", () => {
+  it("drain writes the gathering batch and resolves once every call is answered", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 60_000 });
+    const first = commit(1);
+    await settle();
+    const second = commit(2);
+    let drained = false;
+    const drain = commit.drain().then(() => {
+      drained = true;
+    });
+    await settle();
+    // The gathering batch went out without waiting for the write in flight or for maxWaitMs.
+    expect(writes.map((batch) => batch.calls)).toEqual([[1], [2]]);
+    writes[0]!.finish();
+    await settle();
+    expect(drained).toBe(false);
+    writes[1]!.fail(new Error("database gone"));
+    await drain;
+    expect(await first).toBe(2);
+    await expect(second).rejects.toThrow("database gone");
+  });
+
+  it("drain with nothing submitted resolves at once", async () => {
+    const { write } = heldWriter();
+    await createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 10 }).drain();
+  });
+
+  it("onWrite is told each write's size and error", async () => {
+    const { writes, write } = heldWriter();
+    const seen: Array<{ size: number; failed: boolean }> = [];
+    const commit = createGroupCommit(write, {
+      maxBatchSize: 10,
+      maxWaitMs: 1000,
+      onWrite: ({ size, error, durationMs }) => {
+        expect(durationMs).toBeGreaterThanOrEqual(0);
+        seen.push({ size, failed: error !== undefined });
+      },
+    });
+    const answers = Promise.allSettled([commit(1), commit(2)]);
+    await settle();
+    writes[0]!.fail(new Error("no"));
+    await answers;
+    const next = commit(3);
+    await settle();
+    writes[1]!.finish();
+    await next;
+    expect(seen).toEqual([
+      { size: 2, failed: true },
+      { size: 1, failed: false },
+    ]);
+  });
+});

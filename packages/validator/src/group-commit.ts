@@ -1,0 +1,126 @@
+/**
+ * Group commit, the one way this project batches writes: calls that arrive while a write is in flight are
+ * gathered and written together by the next write, each caller answered when the write that carried its call has
+ * finished. DataLoader does the batching (its cache off, so every call is written); the schedule here decides when
+ * a gathered batch is written:
+ *
+ * - at once (after the current synchronous work) when no write is in flight, so a lone call waits for nothing;
+ * - otherwise when the writes in flight have finished, so a batch grows with the load: the longer a write takes
+ *   and the more calls arrive meanwhile, the more the next one carries;
+ * - at the latest `maxWaitMs` after it opened, so a write that is slow or never answers (a database that stopped
+ *   answering, waited out by the client's query limit) delays the calls after it by no more than that;
+ * - at once when it holds `maxBatchSize` calls, since it can grow no further.
+ *
+ * A write that fails rejects every call it carried, with its error. `drain()` writes what is gathering now and
+ * resolves once every call made so far is answered, which is how a process commits its pending batches before it
+ * exits.
+ */
+import DataLoader from "dataloader";
+
+/** Writes a batch of calls; resolves one answer per call, in the calls' order. */
+export type BatchWriter<Call, Answer> = (calls: readonly Call[]) => Promise<Answer[]>;
+
+/** What one write did, for metrics and logs. */
+export interface BatchWritten {
+  /** Calls the write carried. */
+  size: number;
+  /** Milliseconds the write took. */
+  durationMs: number;
+  /** The write's error when it failed (every call it carried was rejected with it). */
+  error: unknown;
+}
+
+export interface GroupCommitOptions {
+  /** Most calls one write carries; more that are waiting form the next batch. */
+  maxBatchSize: number;
+  /** Longest a gathered batch waits for the writes in flight before it is written anyway. */
+  maxWaitMs: number;
+  /** Told of every write once it has finished or failed. Must not throw. */
+  onWrite?: (written: BatchWritten) => void;
+}
+
+/** Submits one call; resolves its answer once the write that carried it has finished. */
+export interface GroupCommit<Call, Answer> {
+  (call: Call): Promise<Answer>;
+  /** Writes what is gathering now; resolves once every call submitted so far is answered (or rejected). */
+  drain(): Promise<void>;
+}
+
+/**
+ * One per kind of write: each call is written by the next write of {@link BatchWriter}, together with the calls
+ * that arrived with it.
+ *
+ * @example
+ * const claim = createGroupCommit(writeClaims, { maxBatchSize: 100, maxWaitMs: 5 });
+ * await Promise.all([claim(a), claim(b)]); // one write of [a, b]
+ * await claim.drain(); // on shutdown: nothing left unwritten
+ */
+export function createGroupCommit<Call, Answer>(
+  writeBatch: BatchWriter<Call, Answer>,
+  { maxBatchSize, maxWaitMs, onWrite }: GroupCommitOptions,
+): GroupCommit<Call, Answer> {
+  let writesInFlight = 0;
+  let callsUnanswered = 0;
+  let drained: Array<() => void> = [];
+  // The batch gathering while writes are in flight: its dispatch, run once they end or when it is full.
+  let gathering: (() => void) | undefined;
+  const dispatchGathering = () => {
+    const dispatch = gathering;
+    gathering = undefined;
+    dispatch?.();
+  };
+  const loader = new DataLoader<Call, Answer>(
+    async (calls) => {
+      writesInFlight += 1;
+      const started = performance.now();
+      let error: unknown;
+      try {
+        return await writeBatch(calls);
+      } catch (failure) {
+        error = failure;
+        throw failure;
+      } finally {
+        writesInFlight -= 1;
+        onWrite?.({ size: calls.length, durationMs: performance.now() - started, error });
+        if (writesInFlight === 0) dispatchGathering();
+      }
+    },
+    {
+      cache: false,
+      maxBatchSize,
+      batchScheduleFn: (dispatch) => {
+        // DataLoader opens a batch only when the one before is full or written: a full one waits no longer.
+        dispatchGathering();
+        if (writesInFlight === 0) {
+          queueMicrotask(dispatch);
+          return;
+        }
+        gathering = dispatch;
+        // One timer per batch, not per call; a batch already written by then is left alone.
+        setTimeout(() => {
+          if (gathering === dispatch) dispatchGathering();
+        }, maxWaitMs).unref?.();
+      },
+    },
+  );
+  const answered = () => {
+    callsUnanswered -= 1;
+    if (callsUnanswered > 0) return;
+    const waiting = drained;
+    drained = [];
+    for (const resolve of waiting) resolve();
+  };
+  const submit = ((call: Call) => {
+    callsUnanswered += 1;
+    const answer = loader.load(call);
+    answer.then(answered, answered);
+    return answer;
+  }) as GroupCommit<Call, Answer>;
+  submit.drain = () => {
+    if (callsUnanswered === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve) => drained.push(resolve));
+    dispatchGathering();
+    return done;
+  };
+  return submit;
+}
