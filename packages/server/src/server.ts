@@ -37,6 +37,7 @@ import { createWebinarMetadataSource, type WebinarMetadataSource } from "./ticke
 import { createDisplayNameModerator } from "./viewers/moderation";
 import { createViewerUpserter } from "./viewers/upsert";
 import { startFinalizer, type Finalizer } from "./watch-data/finalize";
+import { createHeartbeatBatcher } from "./watch/heartbeat-batcher";
 import { createWebinarDirectory } from "./webinars/webinar-directory";
 import type { DestinationStream } from "pino";
 
@@ -169,6 +170,7 @@ async function buildServices(
     watchDomains: options.watchDomains ?? createWatchDomainResolver(db, changes, defaultWatchOrigin),
     verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
     cursorKey: box.deriveKey("viewer watch cursor v1"),
+    heartbeats: createHeartbeatBatcher({ db, runtime, logger }),
     requestObservers: [],
   };
 }
@@ -304,6 +306,8 @@ export async function createServerOn(
         if (httpServer.listening)
           logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
         await requests.close(config.shutdownGraceMs);
+        // Heartbeats of requests cut at the grace period's end are still credited before the database closes.
+        await services.heartbeats.drain();
         await services.changes.close();
         await nonces.close();
         await closeStorage(storage);

@@ -8,6 +8,7 @@ import type { Database } from "./db/schema";
 import type { RequestObserver } from "./http/request-observation";
 import type { Logger } from "./log";
 import type { Runtime } from "./runtime";
+import type { HeartbeatBatcher } from "./watch/heartbeat-batcher";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
 import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
 import type { DisplayNameModerator } from "./viewers/moderation";
@@ -33,6 +34,8 @@ export interface AppServices {
   verifier: RequestVerifier;
   /** MAC key of the detail query's cursors, derived from the secret key so every process accepts them. */
   cursorKey: Buffer;
+  /** Heartbeats and stops of the watch page, credited in batches; drained by the server's shutdown. */
+  heartbeats: HeartbeatBatcher;
   /** Observers of each answered request besides the access log (http/request-observation.ts). */
   requestObservers: RequestObserver[];
 }

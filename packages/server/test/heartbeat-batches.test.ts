@@ -348,6 +348,33 @@ describe.each(DATABASE_KINDS)("heartbeat group commit on %s", (kind) => {
     expect([expired.status, expired.body.error.code]).toEqual([401, "PLAYBACK_UNAUTHORIZED"]);
   });
 
+  it("drain() (the server's shutdown) commits the heartbeats still gathering before it resolves", async () => {
+    clock.set(Date.now());
+    const webinar = await liveWebinar();
+    const viewers = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const uid = await viewerUid(`drain-${kind}-${i}`);
+        return { uid, playbackId: await startLive(await watchCookie(uid, webinar.code)) };
+      }),
+    );
+    clock.advance(10);
+    const { heartbeats } = fixture.api.server.services;
+    const answered: PlaybackReport[] = [];
+    for (const { uid, playbackId } of viewers) {
+      const subject = { webinarId: webinar.id, merchantId: fixture.merchant.merchantId, uid, anonymousId: null };
+      void heartbeats.credit({ playbackId, playing: true, close: false, subject }).then((report) => {
+        answered.push(report);
+      });
+    }
+    expect(answered).toEqual([]);
+    await heartbeats.drain();
+    expect(answered.map((report) => report.creditedSeconds)).toEqual(viewers.map(() => 10));
+    const { rows } = await sql<{ seconds: number }>`
+      select sum(watch_seconds)::int as seconds from playback_sessions where webinar_id = ${webinar.id}
+    `.execute(fixture.database.handle.db);
+    expect(rows[0]!.seconds).toBe(10 * viewers.length);
+  });
+
   // PostgreSQL only: the embedded database has one connection, which no other client can lock rows against.
   if (kind === "postgres")
     it("the batch's connection terminated while it waits for a lock: every caller 503, none credited", async () => {

@@ -1,15 +1,17 @@
 /**
- * db/prepared-statements.ts on PostgreSQL: the statements of fixed text (a prepared query, a heartbeat batch's
- * locking read, a nonce claim) are prepared once on the connection and reused, with each run's values; a query
- * built per call is never prepared, so what a connection holds is bounded by the code. The pool has one
- * connection here, so `pg_prepared_statements` (which lists only its own session's) sees every statement.
+ * db/statements.ts on PostgreSQL: a statement of fixed text is prepared once on a connection of the database handle
+ * and reused with each run's values, inside a transaction too; a query built per call is never prepared, so what a
+ * connection holds is bounded by the code. The server's own statements (a nonce claim, an upsert, a heartbeat
+ * batch's lock) are among them. The pool has one connection here, so `pg_prepared_statements` (which lists only its
+ * own session's) sees every statement.
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNonceStore } from "../src/auth/nonce-stores";
 import { connectDatabase, type DatabaseHandle } from "../src/db/connect";
-import { prepareQuery } from "../src/db/prepared-query";
-import { runPrepared } from "../src/db/prepared-statements";
+import { runStatement, statement } from "../src/db/statements";
+import { systemRuntime } from "../src/runtime";
+import { createViewerUpserter } from "../src/viewers/upsert";
 import { commitHeartbeatBatch } from "../src/watch/heartbeat-batch";
 import type { WatchSubject } from "../src/watch/subject";
 import { createPostgresDatabase } from "./support/databases";
@@ -39,24 +41,25 @@ describe("prepared statements on PostgreSQL", () => {
   const countOf = async (fragment: string) =>
     (await prepared()).filter((row) => row.statement.includes(fragment)).length;
 
-  it("a prepared query is prepared once and runs with each call's values", async () => {
-    const { db } = handle;
-    const echo = prepareQuery<{ n: number }, { twice: number }>(db, (value) =>
-      db.selectNoFrom(sql<number>`${value("n")}::int * 2 /* echo-twice */`.as("twice")),
-    );
-    expect(await echo({ n: 2 })).toEqual([{ twice: 4 }]);
-    expect(await echo({ n: 21 })).toEqual([{ twice: 42 }]);
+  it("a statement is prepared once, under the name of its text's digest, and runs with each call's values", async () => {
+    const twice = statement<{ twice: number }>("select $1::int * 2 as twice /* echo-twice */");
+    expect(await runStatement(handle.db, twice, [2])).toEqual([{ twice: 4 }]);
+    expect(await runStatement(handle.db, twice, [21])).toEqual([{ twice: 42 }]);
     const rows = (await prepared()).filter((row) => row.statement.includes("echo-twice"));
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.name).toMatch(/^webinar_[0-9a-f]{32}$/);
+    expect(rows).toEqual([{ name: twice.name, statement: twice.text }]);
+    expect(twice.name).toMatch(/^webinar_[0-9a-f]{32}$/);
+    expect(statement(twice.text).name).toBe(twice.name);
+    expect(statement(`${twice.text} `).name).not.toBe(twice.name);
   });
 
-  it("a raw statement of fixed text run through runPrepared is prepared once", async () => {
-    for (const n of [1, 2, 3]) {
-      const { rows } = await runPrepared(handle.db, sql<{ n: number }>`select ${n}::int as n /* raw-fixed */`);
-      expect(rows).toEqual([{ n }]);
-    }
-    expect(await countOf("raw-fixed")).toBe(1);
+  it("inside a transaction too: the transaction's connection reuses the prepared statement", async () => {
+    const plusOne = statement<{ n: number }>("select $1::int + 1 as n /* in-transaction */");
+    const answers = await handle.db
+      .transaction()
+      .execute(async (trx) => [await runStatement(trx, plusOne, [1]), await runStatement(trx, plusOne, [2])]);
+    expect(answers).toEqual([[{ n: 2 }], [{ n: 3 }]]);
+    expect(await runStatement(handle.db, plusOne, [3])).toEqual([{ n: 4 }]);
+    expect(await countOf("in-transaction")).toBe(1);
   });
 
   it("a query built per call is not prepared", async () => {
@@ -67,11 +70,26 @@ describe("prepared statements on PostgreSQL", () => {
     expect(await countOf("built-per-call")).toBe(0);
   });
 
-  it("a nonce claim and a heartbeat batch's locking read are prepared", async () => {
+  it("a nonce claim, an upsert and a heartbeat batch's lock are prepared once each", async () => {
     const nonces = openNonceStore({ db: handle.db, runtime: { now: () => Date.now() } });
-    expect(await nonces.store.consume("key_prepared", "nonce-1", Date.now() + 60_000)).toBe(true);
+    for (const nonce of ["nonce-1", "nonce-2"])
+      expect(await nonces.store.consume("key_prepared", nonce, Date.now() + 60_000)).toBe(true);
     expect(await nonces.store.consume("key_prepared", "nonce-1", Date.now() + 60_000)).toBe(false);
     expect(await countOf("INSERT INTO open_api_nonces")).toBe(1);
+
+    await handle.db
+      .insertInto("merchants")
+      .values({ id: "m_prepared", name: "Prepared", status: "ACTIVE", created_at: new Date() })
+      .execute();
+    const upsert = createViewerUpserter({
+      db: handle.db,
+      moderator: { check: async () => undefined },
+      uidRange: { min: 1, max: 1_000_000 },
+      runtime: systemRuntime,
+    });
+    for (const externalUserId of ["crm-1", "crm-2", "crm-1"])
+      await upsert({ merchantId: "m_prepared", externalUserId });
+    expect(await countOf("insert into viewers")).toBe(1);
 
     const subject: WatchSubject = { webinarId: null, merchantId: null, uid: 1, anonymousId: null };
     for (const playbackId of ["pb_missing_1", "pb_missing_2"]) {
@@ -80,6 +98,6 @@ describe("prepared statements on PostgreSQL", () => {
       ]);
       expect(answer).toMatchObject({ code: "PLAYBACK_NOT_FOUND" });
     }
-    expect(await countOf("for update of s")).toBe(1);
+    expect(await countOf("lock_heartbeat_batch")).toBe(1);
   });
 });

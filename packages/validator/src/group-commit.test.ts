@@ -94,6 +94,19 @@ describe("createGroupCommit", () => {
     expect(await next).toBe(8);
   });
 
+  it("an Error in place of an answer rejects that call alone; the others of the write get their answers", async () => {
+    const commit = createGroupCommit(
+      async (calls: readonly number[]) => calls.map((call) => (call < 0 ? new Error(`refused ${call}`) : call * 2)),
+      { maxBatchSize: 10, maxWaitMs: 1000 },
+    );
+    const answers = await Promise.allSettled([commit(1), commit(-2), commit(3)]);
+    expect(answers.map((answer) => (answer.status === "fulfilled" ? answer.value : answer.reason.message))).toEqual([
+      2,
+      "refused -2",
+      6,
+    ]);
+  });
+
   it("calls waiting on a write that does not finish go in a write of their own after maxWaitMs", async () => {
     const { writes, write } = heldWriter();
     const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 20 });

@@ -4,21 +4,32 @@
  * finished. DataLoader does the batching (its cache off, so every call is written); the schedule here decides when
  * a gathered batch is written:
  *
- * - at once (after the current synchronous work) when no write is in flight, so a lone call waits for nothing;
+ * - at once when no write is in flight: after the input the process has already received is handled (Node's
+ *   `setImmediate`; elsewhere the next task), so calls that arrived together, such as requests read in one turn of
+ *   the event loop, go in one write, and a lone call waits for nothing else;
  * - otherwise when the writes in flight have finished, so a batch grows with the load: the longer a write takes
  *   and the more calls arrive meanwhile, the more the next one carries;
  * - at the latest `maxWaitMs` after it opened, so a write that is slow or never answers (a database that stopped
  *   answering, waited out by the client's query limit) delays the calls after it by no more than that;
  * - at once when it holds `maxBatchSize` calls, since it can grow no further.
  *
- * A write that fails rejects every call it carried, with its error. `drain()` writes what is gathering now and
+ * A write that fails rejects every call it carried, with its error; a write that answers a call with an `Error`
+ * rejects that call alone. `drain()` writes what is gathering now and
  * resolves once every call made so far is answered, which is how a process commits its pending batches before it
  * exits.
  */
 import DataLoader from "dataloader";
 
-/** Writes a batch of calls; resolves one answer per call, in the calls' order. */
-export type BatchWriter<Call, Answer> = (calls: readonly Call[]) => Promise<Answer[]>;
+// Node, Bun and Deno run setImmediate callbacks once the input already received has been handled; browsers and
+// Workers have no setImmediate, and their next task comes after the input already queued too.
+const afterReceivedInput: (run: () => void) => void =
+  typeof setImmediate === "function" ? (run) => setImmediate(run) : (run) => setTimeout(run, 0);
+
+/**
+ * Writes a batch of calls; resolves one answer per call, in the calls' order. An `Error` in place of an answer
+ * rejects that call alone (a call the write refused while the others were written).
+ */
+export type BatchWriter<Call, Answer> = (calls: readonly Call[]) => Promise<Array<Answer | Error>>;
 
 /** What one write did, for metrics and logs. */
 export interface BatchWritten {
@@ -92,7 +103,7 @@ export function createGroupCommit<Call, Answer>(
         // DataLoader opens a batch only when the one before is full or written: a full one waits no longer.
         dispatchGathering();
         if (writesInFlight === 0) {
-          queueMicrotask(dispatch);
+          afterReceivedInput(dispatch);
           return;
         }
         gathering = dispatch;

@@ -3,12 +3,12 @@
  * PostgreSQL and on the embedded PGlite alike, through Kysely's connection), or its Redis store when REDIS_URL is
  * set. The validator consumes the nonce and decides how long it is kept; the server only prunes and closes.
  */
-import { CompiledQuery, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { NonceStore } from "@org/webinar-validator";
 import { createPostgresNonceStore, type PostgresQueryable } from "@org/webinar-validator/nonce-store/postgres";
 import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
-import { markPrepared } from "../db/prepared-statements";
 import type { Database } from "../db/schema";
+import { runStatement, statement } from "../db/statements";
 import type { Runtime } from "../runtime";
 import { connectNonceRedis } from "./redis-client";
 
@@ -26,13 +26,14 @@ export interface ServerNonceStore {
 
 /**
  * The validator's query client over Kysely's connection, so PGlite's single connection is shared, not raced. The
- * store's statements with values (a claim of a batch of nonces, a prune) have texts that never change: prepared.
+ * store builds each of its statements (the claim of a batch of nonces, the prune) once, when it is created, and
+ * puts every value in parameters, so each text it sends is fixed: each runs as a statement of its own
+ * (db/statements.ts), prepared once per connection.
  */
 function kyselyQueryable(db: Kysely<Database>): PostgresQueryable {
   return {
     async query(text, values = []) {
-      if (values.length > 0) markPrepared(text);
-      return { rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows };
+      return { rows: await runStatement(db, statement(text), values) };
     },
   };
 }

@@ -5,15 +5,16 @@
  *
  * PGlite has a single connection: kysely-pglite-dialect queues connection requests, so a transaction holds the
  * connection until it ends and transactions run one after another. The pool has hard time limits (connect,
- * statement, client-side query) so an unavailable database yields errors quickly and never a hang.
+ * statement, client-side query) so an unavailable database yields errors quickly and never a hang. On PostgreSQL
+ * the handle's connections prepare the statements of fixed text (db/statements.ts) once each.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { StorageConfig } from "../config";
 import { migrateToLatest } from "./migrations";
-import { PreparingClient } from "./prepared-statements";
+import { NamingPostgresDialect } from "./naming-postgres-dialect";
 import type { Database } from "./schema";
 
 export interface DatabaseHandle {
@@ -62,7 +63,6 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   } else {
     const pool = new pg.Pool({
-      Client: PreparingClient,
       connectionString: storage.databaseUrl,
       max: options.poolMax,
       connectionTimeoutMillis: options.connectTimeoutMs,
@@ -79,7 +79,7 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     // database crashed between two statements) emits its error on the client, which without a listener would
     // take the whole process down. The request itself still sees the failure and answers its 503.
     pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool) });
   }
   try {
     await migrateToLatest(db);

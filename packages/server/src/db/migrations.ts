@@ -333,6 +333,79 @@ const validatorNonceStore: Migration = {
   },
 };
 
+/**
+ * A watch subject's key and kind, defined once, here: the key of its totals rows is `u:<uid>` for a registered
+ * viewer and `a:<anonymousId>` for an anonymous one (as 0003 wrote them), its kind REGISTERED or ANONYMOUS. Every
+ * statement that writes or locks those rows asks these functions, and the code reads the key back from them.
+ *
+ * And the locks of a heartbeat batch, taken in the global order of watch-data/heartbeat-credits.ts by statements
+ * that run one after another: the sessions by id, then the subject totals rows of the open ones by webinar and
+ * subject (a mode's row before ALL's), then the webinar totals rows by webinar (the mode rows before ALL's); it
+ * returns the sessions with their subjects, their webinars' live columns and how far each subject was credited in
+ * the session's mode. One round trip per batch, and the order is the order of the statements, not a plan's.
+ */
+const subjectKeyAndBatchLocks: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`
+      create function watch_subject_key(uid integer, anonymous_id text) returns text
+      language sql immutable parallel safe
+      as $$ select coalesce('u:' || uid, 'a:' || anonymous_id) $$
+    `.execute(db);
+    await sql`
+      create function watch_subject_kind(uid integer) returns text
+      language sql immutable parallel safe
+      as $$ select case when uid is null then 'ANONYMOUS' else 'REGISTERED' end $$
+    `.execute(db);
+    await sql`
+      create function lock_heartbeat_batch(session_ids text[])
+      returns table (
+        id text, webinar_id text, uid integer, anonymous_id text, mode text, subject_key text, kind text,
+        last_activity_at timestamptz, ended_at timestamptz, credited_ms float8, live_status text,
+        live_started_at timestamptz, live_ended_at timestamptz, live_finalized_at timestamptz,
+        credited_until timestamptz
+      )
+      language plpgsql
+      as $$
+      #variable_conflict use_column
+      begin
+        perform 1 from playback_sessions as s where s.id = any(session_ids) order by s.id for update;
+
+        perform 1
+        from watch_subject_totals as t
+        join (
+          select distinct s.webinar_id, watch_subject_key(s.uid, s.anonymous_id) as subject_key, scope
+          from playback_sessions as s, unnest(array[s.mode, 'ALL']) as scope
+          where s.id = any(session_ids) and s.ended_at is null
+        ) as k on t.webinar_id = k.webinar_id and t.scope = k.scope and t.subject_key = k.subject_key
+        order by t.webinar_id, t.subject_key, t.scope = 'ALL', t.scope
+        for update of t;
+
+        perform 1
+        from watch_totals as w
+        join (
+          select distinct s.webinar_id, watch_subject_kind(s.uid) as kind, scope
+          from playback_sessions as s, unnest(array[s.mode, 'ALL']) as scope
+          where s.id = any(session_ids) and s.ended_at is null
+        ) as k on w.webinar_id = k.webinar_id and w.scope = k.scope and w.kind = k.kind
+        order by w.webinar_id, w.scope = 'ALL', w.scope, w.kind
+        for update of w;
+
+        return query
+        select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, watch_subject_key(s.uid, s.anonymous_id),
+          watch_subject_kind(s.uid), s.last_activity_at, s.ended_at, s.credited_ms::float8, w.live_status,
+          w.live_started_at, w.live_ended_at, w.live_finalized_at, t.credited_until
+        from playback_sessions as s
+        join webinars as w on w.id = s.webinar_id
+        left join watch_subject_totals as t
+          on t.webinar_id = s.webinar_id and t.scope = s.mode
+          and t.subject_key = watch_subject_key(s.uid, s.anonymous_id)
+        where s.id = any(session_ids);
+      end
+      $$
+    `.execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
@@ -342,6 +415,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0005_subject_credit_watermark": subjectCreditWatermark,
   "0006_webinar_video_urls": webinarVideoUrls,
   "0007_validator_nonce_store": validatorNonceStore,
+  "0020_subject_key_and_batch_locks": subjectKeyAndBatchLocks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

@@ -150,11 +150,14 @@ export interface WatchSubjectTotalsTable {
   credited_until: ColumnType<Date | null, never, Date>;
 }
 
+/** A watch subject's kind: a viewer's or an anonymous one (the database's `watch_subject_kind`, migration 0020). */
+export type SubjectKind = "REGISTERED" | "ANONYMOUS";
+
 /** Per webinar, scope and kind of subject, the counts of the overview. */
 export interface WatchTotalsTable {
   webinar_id: string;
   scope: WatchScope;
-  kind: "REGISTERED" | "ANONYMOUS";
+  kind: SubjectKind;
   viewer_count: number;
   session_count: number;
   watch_seconds: ColumnType<number | string, number, number | string>;

@@ -19,10 +19,10 @@
  * answered 409. A UID collision
  * (primary key) draws another UID.
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Viewer } from "@org/webinar-types";
 import { isUniqueViolation } from "../db/errors";
-import { prepareQuery } from "../db/prepared-query";
+import { runStatement, statement } from "../db/statements";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Runtime } from "../runtime";
@@ -77,68 +77,30 @@ function toViewer(row: ViewerRow, externalUserId: string): Viewer {
   };
 }
 
-/** The values of one run of the upsert statement. */
-interface UpsertValues {
-  merchantId: string;
-  externalUserId: string;
-  uid: number;
-  /** The phone to bind, or null to keep the current one. */
-  phone: string | null;
-  /** Whether the request sent `displayName` (a string sets it, null clears it); false keeps it. */
-  sendsName: boolean;
-  displayName: string | null;
-  now: Date;
-}
-
 /**
  * Inserts the viewer, or updates the existing one where something changes. The insert-or-update returns the row
  * it wrote; when the viewer exists and nothing changes it writes nothing, and the second branch returns the row
  * as it stood when the statement began, so every usual case is one round trip. No row: a concurrent creation
- * committed after that snapshot (the caller reads it once more). Prepared once (db/prepared-query.ts).
+ * committed after that snapshot (the caller reads it once more). `(xmax = 0)` is true for a row this statement
+ * inserted. Values: $1 merchant, $2 uid, $3 external user id, $4 the phone to bind (null keeps the current one),
+ * $5 the display name, $6 now, $7 whether the request sent `displayName` (a string sets it, null clears it).
  */
-function prepareUpsertStatement(db: Kysely<Database>) {
-  // Raw SQL below only where the builder cannot say it: the conflict's conditional update, and `xmax = 0`, true for
-  // a row this statement inserted.
-  return prepareQuery<UpsertValues, ViewerRow & { inserted: boolean }>(db, (value) =>
-    db
-      .with("written", (w) =>
-        w
-          .insertInto("viewers")
-          .values({
-            merchant_id: value("merchantId"),
-            uid: value("uid"),
-            external_user_id: value("externalUserId"),
-            phone: value("phone"),
-            display_name: value("displayName"),
-            created_at: value("now"),
-            updated_at: value("now"),
-          })
-          .onConflict((conflict) =>
-            conflict
-              .columns(["merchant_id", "external_user_id"])
-              .doUpdateSet({
-                phone: sql`coalesce(${value("phone")}::text, viewers.phone)`,
-                display_name: sql`case when ${value("sendsName")}::boolean then ${value("displayName")}::text else viewers.display_name end`,
-                updated_at: value("now"),
-              })
-              .where(
-                sql<boolean>`(${value("phone")}::text is not null and ${value("phone")}::text is distinct from viewers.phone) or (${value("sendsName")}::boolean and ${value("displayName")}::text is distinct from viewers.display_name)`,
-              ),
-          )
-          .returning(["uid", "external_user_id", "phone", "display_name", sql<boolean>`(xmax = 0)`.as("inserted")]),
-      )
-      .selectFrom("written")
-      .selectAll()
-      .unionAll((db) =>
-        db
-          .selectFrom("viewers")
-          .select(["uid", "external_user_id", "phone", "display_name", sql<boolean>`false`.as("inserted")])
-          .where("merchant_id", "=", value("merchantId"))
-          .where("external_user_id", "=", value("externalUserId"))
-          .where((eb) => eb.not(eb.exists(eb.selectFrom("written").select("uid")))),
-      ),
-  );
-}
+const UPSERT_VIEWER = statement<ViewerRow & { inserted: boolean }>(`with written as (
+  insert into viewers (merchant_id, uid, external_user_id, phone, display_name, created_at, updated_at)
+  values ($1, $2, $3, $4, $5, $6, $6)
+  on conflict (merchant_id, external_user_id) do update
+  set phone = coalesce($4::text, viewers.phone),
+    display_name = case when $7::boolean then $5::text else viewers.display_name end,
+    updated_at = $6
+  where ($4::text is not null and $4::text is distinct from viewers.phone)
+    or ($7::boolean and $5::text is distinct from viewers.display_name)
+  returning uid, external_user_id, phone, display_name, (xmax = 0) as inserted
+)
+select uid, external_user_id, phone, display_name, inserted from written
+union all
+select uid, external_user_id, phone, display_name, false as inserted
+from viewers
+where merchant_id = $1 and external_user_id = $3 and not exists (select 1 from written)`);
 
 async function readByExternalId(
   db: Kysely<Database>,
@@ -165,7 +127,6 @@ export type ViewerUpserter = (input: UpsertInput) => Promise<UpsertResult>;
  * const { viewer, created } = await upsertViewer({ merchantId, externalUserId: "crm-1", phone: "13800138000" });
  */
 export function createViewerUpserter(deps: UpsertDependencies): ViewerUpserter {
-  const upsertStatement = prepareUpsertStatement(deps.db);
   return async (input) => {
     const phone = input.phone ?? null;
     if (typeof input.displayName === "string") await deps.moderator.check(input.displayName);
@@ -186,15 +147,15 @@ export function createViewerUpserter(deps: UpsertDependencies): ViewerUpserter {
       }
       let row: (ViewerRow & { inserted: boolean }) | undefined;
       try {
-        [row] = await upsertStatement({
-          merchantId: input.merchantId,
-          externalUserId: input.externalUserId,
+        [row] = await runStatement(deps.db, UPSERT_VIEWER, [
+          input.merchantId,
           uid,
+          input.externalUserId,
           phone,
-          sendsName: input.displayName !== undefined,
-          displayName: input.displayName ?? null,
-          now: new Date(deps.runtime.now()),
-        });
+          input.displayName ?? null,
+          new Date(deps.runtime.now()),
+          input.displayName !== undefined,
+        ]);
       } catch (error) {
         if (isUniqueViolation(error, UID_CONSTRAINT)) {
           uidCollisions += 1;

@@ -7,13 +7,13 @@
  * 2. subject totals rows, by webinar and subject, a subject's mode row before its ALL row (as recordPlaybackSession);
  * 3. webinar totals rows, by webinar, the mode rows before the ALL rows (as recordPlaybackSession).
  *
- * A batch locks all three and reads what it needs with one statement, and writes everything with a second; both
- * are prepared (their texts never change: the batch's values go in arrays).
+ * A batch locks all three and reads what it needs with one statement (the database function lock_heartbeat_batch,
+ * whose statements take the locks in this order, one after another), and writes everything with a second; both are
+ * statements of fixed text (db/statements.ts): the batch's values go in arrays.
  */
-import { sql, type Transaction } from "kysely";
-import { runPrepared } from "../db/prepared-statements";
-import type { Database, LiveStatus, PlaybackMode, WatchScope } from "../db/schema";
-import { subjectKeyOf } from "./record-session";
+import type { Transaction } from "kysely";
+import type { Database, LiveStatus, PlaybackMode, SubjectKind, WatchScope } from "../db/schema";
+import { runStatement, statement } from "../db/statements";
 
 /** A playback session locked for crediting, with the live columns of its webinar read in the same statement. */
 export interface LockedPlaybackSession {
@@ -22,6 +22,9 @@ export interface LockedPlaybackSession {
   uid: number | null;
   anonymousId: string | null;
   mode: PlaybackMode;
+  /** The key of its subject's totals rows, and the subject's kind (the database's watch_subject_key and _kind). */
+  subjectKey: string;
+  kind: SubjectKind;
   lastActivityAt: number;
   ended: boolean;
   creditedMs: number;
@@ -60,7 +63,7 @@ export interface SubjectCredit extends SubjectRowKey {
 export interface TotalsCredit {
   webinarId: string;
   scope: WatchScope;
-  kind: "REGISTERED" | "ANONYMOUS";
+  kind: SubjectKind;
   seconds: number;
   updatedAt: number;
 }
@@ -82,6 +85,8 @@ interface LockedRow {
   uid: number | null;
   anonymous_id: string | null;
   mode: PlaybackMode;
+  subject_key: string;
+  kind: SubjectKind;
   last_activity_at: Date;
   ended_at: Date | null;
   credited_ms: number;
@@ -93,6 +98,12 @@ interface LockedRow {
   credited_until: Date | null;
 }
 
+/** The database function of migration 0020: its statements take the locks one after another, in the global order. */
+const LOCK_BATCH = statement<LockedRow>(`select id, webinar_id, uid, anonymous_id, mode, subject_key, kind,
+  last_activity_at, ended_at, credited_ms, live_status, live_started_at, live_ended_at, live_finalized_at,
+  credited_until
+from lock_heartbeat_batch($1::text[])`);
+
 /**
  * Locks, in the global order, the sessions of `ids`, then the subject totals rows of the open ones (their mode's and
  * ALL), then the webinar totals rows those subjects' credits may change; returns the sessions with their webinars'
@@ -103,58 +114,7 @@ export async function lockBatchRows(
   trx: Transaction<Database>,
   ids: readonly string[],
 ): Promise<{ sessions: Map<string, LockedPlaybackSession>; watermarks: Map<string, number> }> {
-  // Raw SQL: the builder has no words for locking CTEs chained through aggregates. An aggregate reads all of its
-  // input before it answers, so every session is locked before the first subject row, and every subject row
-  // before the first webinar totals row, whatever plan the database picks. The count in the last line makes the
-  // database run the totals CTE, which no other part of the statement reads.
-  const { rows } = await runPrepared(
-    trx,
-    sql<LockedRow>`
-    with sessions as (
-      select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at,
-        s.credited_ms::float8 as credited_ms, coalesce('u:' || s.uid, 'a:' || s.anonymous_id) as subject_key,
-        w.live_status, w.live_started_at, w.live_ended_at, w.live_finalized_at
-      from playback_sessions as s
-      join webinars as w on w.id = s.webinar_id
-      where s.id = any(${ids}::text[])
-      order by s.id
-      for update of s
-    ), open_sessions as (
-      select array_agg(webinar_id) as webinar_ids, array_agg(subject_key) as subject_keys, array_agg(mode) as modes
-      from sessions
-      where ended_at is null
-    ), subjects as (
-      select t.webinar_id, t.scope, t.subject_key, t.credited_until
-      from (
-        select distinct k.webinar_id, k.subject_key, scope
-        from open_sessions, unnest(webinar_ids, subject_keys, modes) as k(webinar_id, subject_key, mode),
-          unnest(array[k.mode, 'ALL']) as scope
-      ) as k
-      join watch_subject_totals as t
-        on t.webinar_id = k.webinar_id and t.scope = k.scope and t.subject_key = k.subject_key
-      order by t.webinar_id, t.subject_key, t.scope = 'ALL', t.scope
-      for update of t
-    ), credited_subjects as (
-      select array_agg(webinar_id) as webinar_ids, array_agg(scope) as scopes,
-        array_agg(case when subject_key like 'u:%' then 'REGISTERED' else 'ANONYMOUS' end) as kinds
-      from subjects
-    ), totals as (
-      select t.webinar_id
-      from (
-        select distinct k.webinar_id, k.scope, k.kind
-        from credited_subjects, unnest(webinar_ids, scopes, kinds) as k(webinar_id, scope, kind)
-      ) as k
-      join watch_totals as t on t.webinar_id = k.webinar_id and t.scope = k.scope and t.kind = k.kind
-      order by t.webinar_id, t.scope = 'ALL', t.scope, t.kind
-      for update of t
-    )
-    select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, s.last_activity_at, s.ended_at, s.credited_ms,
-      s.live_status, s.live_started_at, s.live_ended_at, s.live_finalized_at, t.credited_until
-    from sessions as s
-    left join subjects as t on t.webinar_id = s.webinar_id and t.scope = s.mode and t.subject_key = s.subject_key
-    where (select count(*) from totals) >= 0
-  `,
-  );
+  const rows = await runStatement(trx, LOCK_BATCH, [ids]);
   const sessions = new Map<string, LockedPlaybackSession>();
   const watermarks = new Map<string, number>();
   for (const row of rows) {
@@ -164,6 +124,8 @@ export async function lockBatchRows(
       uid: row.uid,
       anonymousId: row.anonymous_id,
       mode: row.mode,
+      subjectKey: row.subject_key,
+      kind: row.kind,
       lastActivityAt: new Date(row.last_activity_at).getTime(),
       ended: row.ended_at !== null,
       creditedMs: Number(row.credited_ms),
@@ -176,7 +138,7 @@ export async function lockBatchRows(
     };
     sessions.set(session.id, session);
     if (row.credited_until !== null) {
-      const key = { webinarId: session.webinarId, scope: session.mode, subjectKey: subjectKeyOf(session) };
+      const key = { webinarId: session.webinarId, scope: session.mode, subjectKey: session.subjectKey };
       watermarks.set(subjectRowId(key), new Date(row.credited_until).getTime());
     }
   }
@@ -186,52 +148,53 @@ export async function lockBatchRows(
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** Writes a batch's credits, on rows {@link lockBatchRows} locked: the sessions, the subject totals and the webinar totals. */
+/**
+ * The write of a batch: the sessions, the subject totals and the webinar totals, each from parallel arrays (an
+ * UPDATE ... FROM unnest(...)), in data-modifying CTEs so one statement writes the whole batch.
+ */
+const WRITE_BATCH = statement(`with session_rows as (
+  update playback_sessions as s
+  set last_activity_at = v.last_activity_at, credited_ms = v.credited_ms,
+    watch_seconds = v.credited_ms / 1000, ended_at = v.ended_at
+  from unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::timestamptz[])
+    as v(id, last_activity_at, credited_ms, ended_at)
+  where s.id = v.id
+), subject_rows as (
+  update watch_subject_totals as t
+  set credited_until = greatest(t.credited_until, v.credited_until),
+    live_seconds = t.live_seconds + v.live_seconds,
+    replay_seconds = t.replay_seconds + v.replay_seconds,
+    total_seconds = t.total_seconds + v.live_seconds + v.replay_seconds,
+    last_watched_at = greatest(t.last_watched_at, v.last_watched_at)
+  from unnest($5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::bigint[], $10::bigint[], $11::timestamptz[])
+    as v(webinar_id, scope, subject_key, credited_until, live_seconds, replay_seconds, last_watched_at)
+  where t.webinar_id = v.webinar_id and t.scope = v.scope and t.subject_key = v.subject_key
+)
+update watch_totals as w
+set watch_seconds = w.watch_seconds + v.seconds, updated_at = greatest(w.updated_at, v.updated_at)
+from unnest($12::text[], $13::text[], $14::text[], $15::bigint[], $16::timestamptz[])
+  as v(webinar_id, scope, kind, seconds, updated_at)
+where w.webinar_id = v.webinar_id and w.scope = v.scope and w.kind = v.kind`);
+
+/** Writes a batch's credits, on rows {@link lockBatchRows} locked: the sessions, the subject totals and the webinar totals. */
 export async function writeBatchCredits(trx: Transaction<Database>, credits: BatchCredits): Promise<void> {
   const { sessions, subjects, totals } = credits;
-  // Raw SQL: the builder has no words for an UPDATE ... FROM unnest(...) of parallel arrays, nor for
-  // data-modifying CTEs over several tables, which is what lets one statement write the whole batch.
-  await runPrepared(
-    trx,
-    sql`
-    with session_rows as (
-      update playback_sessions as s
-      set last_activity_at = v.last_activity_at, credited_ms = v.credited_ms,
-        watch_seconds = v.credited_ms / 1000, ended_at = v.ended_at
-      from unnest(
-        ${sessions.map((row) => row.id)}::text[],
-        ${sessions.map((row) => new Date(row.lastActivityAt).toISOString())}::timestamptz[],
-        ${sessions.map((row) => row.creditedMs)}::bigint[],
-        ${sessions.map((row) => isoOrNull(row.endedAt))}::timestamptz[]
-      ) as v(id, last_activity_at, credited_ms, ended_at)
-      where s.id = v.id
-    ), subject_rows as (
-      update watch_subject_totals as t
-      set credited_until = greatest(t.credited_until, v.credited_until),
-        live_seconds = t.live_seconds + v.live_seconds,
-        replay_seconds = t.replay_seconds + v.replay_seconds,
-        total_seconds = t.total_seconds + v.live_seconds + v.replay_seconds,
-        last_watched_at = greatest(t.last_watched_at, v.last_watched_at)
-      from unnest(
-        ${subjects.map((row) => row.webinarId)}::text[],
-        ${subjects.map((row) => row.scope)}::text[],
-        ${subjects.map((row) => row.subjectKey)}::text[],
-        ${subjects.map((row) => isoOrNull(row.creditedUntil))}::timestamptz[],
-        ${subjects.map((row) => row.liveSeconds)}::bigint[],
-        ${subjects.map((row) => row.replaySeconds)}::bigint[],
-        ${subjects.map((row) => isoOrNull(row.lastWatchedAt))}::timestamptz[]
-      ) as v(webinar_id, scope, subject_key, credited_until, live_seconds, replay_seconds, last_watched_at)
-      where t.webinar_id = v.webinar_id and t.scope = v.scope and t.subject_key = v.subject_key
-    )
-    update watch_totals as w
-    set watch_seconds = w.watch_seconds + v.seconds, updated_at = greatest(w.updated_at, v.updated_at)
-    from unnest(
-      ${totals.map((row) => row.webinarId)}::text[],
-      ${totals.map((row) => row.scope)}::text[],
-      ${totals.map((row) => row.kind)}::text[],
-      ${totals.map((row) => row.seconds)}::bigint[],
-      ${totals.map((row) => new Date(row.updatedAt).toISOString())}::timestamptz[]
-    ) as v(webinar_id, scope, kind, seconds, updated_at)
-    where w.webinar_id = v.webinar_id and w.scope = v.scope and w.kind = v.kind
-  `,
-  );
+  await runStatement(trx, WRITE_BATCH, [
+    sessions.map((row) => row.id),
+    sessions.map((row) => new Date(row.lastActivityAt).toISOString()),
+    sessions.map((row) => row.creditedMs),
+    sessions.map((row) => isoOrNull(row.endedAt)),
+    subjects.map((row) => row.webinarId),
+    subjects.map((row) => row.scope),
+    subjects.map((row) => row.subjectKey),
+    subjects.map((row) => isoOrNull(row.creditedUntil)),
+    subjects.map((row) => row.liveSeconds),
+    subjects.map((row) => row.replaySeconds),
+    subjects.map((row) => isoOrNull(row.lastWatchedAt)),
+    totals.map((row) => row.webinarId),
+    totals.map((row) => row.scope),
+    totals.map((row) => row.kind),
+    totals.map((row) => row.seconds),
+    totals.map((row) => new Date(row.updatedAt).toISOString()),
+  ]);
 }

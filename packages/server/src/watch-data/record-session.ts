@@ -4,10 +4,11 @@
  * (a subject's first session in a scope adds one viewer there). Rows are always locked in the same order
  * (subject of the mode, subject of ALL, counts of the mode, counts of ALL: the global order of
  * heartbeat-credits.ts), so concurrent imports, starts and heartbeat batches cannot deadlock, and the upserts'
- * row locks make the counts exact.
+ * row locks make the counts exact. A subject's key and kind are the database's (watch_subject_key and
+ * watch_subject_kind, migration 0020).
  */
 import { sql, type Transaction } from "kysely";
-import type { Database, PlaybackMode, WatchScope } from "../db/schema";
+import type { Database, PlaybackMode, SubjectKind, WatchScope } from "../db/schema";
 
 export interface PlaybackSession {
   id: string;
@@ -34,7 +35,7 @@ async function addToSubject(
   row: {
     webinarId: string;
     scope: WatchScope;
-    subjectKey: string;
+    anonymousId: string | null;
     uid: number | null;
     live: number;
     replay: number;
@@ -49,7 +50,7 @@ async function addToSubject(
     .values({
       webinar_id: row.webinarId,
       scope: row.scope,
-      subject_key: row.subjectKey,
+      subject_key: sql<string>`watch_subject_key(${row.uid}::integer, ${row.anonymousId}::text)`,
       uid: row.uid,
       live_seconds: row.live,
       replay_seconds: row.replay,
@@ -89,7 +90,7 @@ async function addToTotals(
   row: {
     webinarId: string;
     scope: WatchScope;
-    kind: "REGISTERED" | "ANONYMOUS";
+    uid: number | null;
     newViewers: number;
     seconds: number;
     at: Date;
@@ -100,7 +101,7 @@ async function addToTotals(
     .values({
       webinar_id: row.webinarId,
       scope: row.scope,
-      kind: row.kind,
+      kind: sql<SubjectKind>`watch_subject_kind(${row.uid}::integer)`,
       viewer_count: row.newViewers,
       session_count: 1,
       watch_seconds: row.seconds,
@@ -115,11 +116,6 @@ async function addToTotals(
       })),
     )
     .execute();
-}
-
-/** The key of a subject's totals rows: `u:<uid>` for a registered viewer, `a:<anonymousId>` for an anonymous one. */
-export function subjectKeyOf(session: { uid: number | null; anonymousId: string | null }): string {
-  return session.uid !== null ? `u:${session.uid}` : `a:${session.anonymousId}`;
 }
 
 export async function recordPlaybackSession(trx: Transaction<Database>, session: PlaybackSession): Promise<void> {
@@ -143,8 +139,6 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       credited_ms: session.watchSeconds * 1000,
     })
     .execute();
-  const subjectKey = subjectKeyOf(session);
-  const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
   const live = session.mode === "LIVE" ? session.watchSeconds : 0;
   const replay = session.mode === "REPLAY" ? session.watchSeconds : 0;
   const lastWatchedAt = new Date(session.startedAt.getTime() + session.watchSeconds * 1000);
@@ -155,7 +149,7 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
       await addToSubject(trx, {
         webinarId: session.webinarId,
         scope,
-        subjectKey,
+        anonymousId: session.anonymousId,
         uid: session.uid,
         live,
         replay,
@@ -170,7 +164,7 @@ export async function recordPlaybackSession(trx: Transaction<Database>, session:
     await addToTotals(trx, {
       webinarId: session.webinarId,
       scope,
-      kind,
+      uid: session.uid,
       newViewers: newViewer[index] ? 1 : 0,
       seconds: session.watchSeconds,
       at: session.recordedAt,

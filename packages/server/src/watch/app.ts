@@ -13,7 +13,6 @@ import { ANON_COOKIE, ANON_COOKIE_MAX_AGE_SECONDS, isSecurePage, watchCookie } f
 import { pageScript } from "./page-script";
 import { PAGE_STYLE } from "./page-style";
 import { watchPage } from "./page.html";
-import { createHeartbeatBatcher } from "./heartbeat-batcher";
 import { heartbeatPlayback, startPlayback } from "./playback";
 import { readWatchBody } from "./request-body";
 import { rangeResponse, sampleVideo } from "./sample-video";
@@ -32,12 +31,11 @@ const methodNotAllowed = () => {
 /**
  * `POST /w/api/playback/start|heartbeat|stop`: the body, the subject, then the step; a start that made an
  * anonymous subject sets its cookie. The process's watch sessions are read from memory (watch-sessions.ts), and its
- * heartbeats and stops are credited in batches (heartbeat-batcher.ts).
+ * heartbeats and stops are credited in batches (the services' heartbeat batcher, heartbeat-batcher.ts).
  */
 function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices, sessions: WatchSessions): void {
-  const { db, runtime, logger } = services;
+  const { db, runtime, heartbeats } = services;
   const deps = { db, runtime, sessions };
-  const heartbeats = createHeartbeatBatcher({ db, runtime, logger });
   app.post("/w/api/playback/start", async (c) => {
     const requestId = c.get("requestId");
     const body = await readWatchBody(c, "startPlayback");

@@ -16,13 +16,21 @@ const LIVE = {
   live_finalized_at: null,
 };
 
-function session(id: string, uid: number, startedAt: number, extra: Partial<LockedPlaybackSession> = {}) {
+/** A registered viewer's session as the database locks it (its subject's key and kind as watch_subject_key gives them). */
+function session(
+  id: string,
+  uid: number,
+  startedAt: number,
+  extra: Partial<LockedPlaybackSession> = {},
+): LockedPlaybackSession {
   return {
     id,
     webinarId: "wbn_1",
     uid,
     anonymousId: null,
     mode: "LIVE" as const,
+    subjectKey: `u:${uid}`,
+    kind: "REGISTERED",
     lastActivityAt: startedAt,
     ended: false,
     creditedMs: 0,

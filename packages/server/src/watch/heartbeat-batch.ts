@@ -18,7 +18,6 @@ import {
   type SubjectRowKey,
   type TotalsCredit,
 } from "../watch-data/heartbeat-credits";
-import { subjectKeyOf } from "../watch-data/record-session";
 import { creditedSegment, creditWindow, HEARTBEAT_INTERVAL_SECONDS } from "./crediting-rules";
 import type { WatchSubject } from "./subject";
 
@@ -51,7 +50,7 @@ const notFound = () => new ServiceError("PLAYBACK_NOT_FOUND", "no such playback 
 
 /** The subject totals rows a session's credit writes: its mode's, then ALL's (the lock order within a subject). */
 function subjectRowsOf(session: LockedPlaybackSession): [SubjectRowKey, SubjectRowKey] {
-  const subjectKey = subjectKeyOf(session);
+  const { subjectKey } = session;
   return [
     { webinarId: session.webinarId, scope: session.mode, subjectKey },
     { webinarId: session.webinarId, scope: "ALL", subjectKey },
@@ -104,7 +103,7 @@ class BatchLedger {
 
   /** Adds `seconds` of the session to its subject's rows and its webinar's totals (its mode and ALL). */
   addSeconds(session: LockedPlaybackSession, seconds: number, watchedUntil: number, at: number): void {
-    const kind = session.uid !== null ? "REGISTERED" : "ANONYMOUS";
+    const { kind } = session;
     for (const key of subjectRowsOf(session)) {
       const row = this.subjectRow(key);
       if (session.mode === "LIVE") row.liveSeconds += seconds;

@@ -1,12 +1,17 @@
 /**
- * Group commit of heartbeat credits. Every heartbeat and stop goes through one DataLoader (without its cache): the
- * calls that arrive while a batch is committing gather into the next batch, which one transaction credits
- * (heartbeat-batch.ts). The window tunes itself: with nothing committing, a call goes out as soon as the current
- * turn of the event loop ends, alone or with whatever arrived in that turn; under load, batches grow with the time
- * a commit takes, up to MAX_BATCH_SIZE. Each caller is answered once its batch has committed; when the transaction
+ * Group commit of heartbeat credits, through the project's one group commit (`createGroupCommit` of
+ * @org/webinar-validator): the heartbeats and stops that arrive while a batch is committing gather into the next
+ * batch, which one transaction credits (heartbeat-batch.ts). With nothing committing, a call goes out as soon as
+ * the current synchronous work ends, alone or with whatever arrived with it; under load, batches grow with the time a
+ * commit takes, up to MAX_BATCH_SIZE. Each caller is answered once its batch has committed; when the transaction
  * fails, every call of that batch fails with its error and nothing of it is credited.
+ *
+ * One batch commits at a time while commits answer within MAX_WAIT_MS. A commit that stalls (a lock held
+ * elsewhere, a slow disk) no longer holds the next batch back for as long as it takes: after MAX_WAIT_MS the next
+ * batch commits beside it. That is safe because every batch takes its row locks in one global order
+ * (watch-data/heartbeat-credits.ts), which is also what lets several server processes credit the same webinar.
  */
-import DataLoader from "dataloader";
+import { createGroupCommit } from "@org/webinar-validator";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../log";
@@ -16,34 +21,18 @@ import { commitHeartbeatBatch, type HeartbeatCall, type PlaybackReport } from ".
 /** Most calls one transaction credits; more that are waiting form the next batch. */
 export const MAX_BATCH_SIZE = 256;
 
+/**
+ * Longest a gathered batch waits for the commit in flight. Far above a healthy commit (about a millisecond), so
+ * batches still commit one at a time; far below a heartbeat's interval, so a stalled commit delays the others by
+ * little.
+ */
+export const MAX_WAIT_MS = 100;
+
 export interface HeartbeatBatcher {
   /** Credits a heartbeat or stop received now; resolves once its batch has committed. */
   credit(call: Omit<HeartbeatCall, "at">): Promise<PlaybackReport>;
-}
-
-/**
- * DataLoader's `batchScheduleFn` for a group commit with one batch committing at a time: a batch formed while none
- * is committing goes out at once (after this turn of the event loop), one formed while another commits goes out
- * when that one has finished, in the order they formed.
- */
-function oneCommitAtATime(): { schedule: (dispatch: () => void) => void; finished: () => void } {
-  let committing = false;
-  const waiting: (() => void)[] = [];
-  return {
-    schedule(dispatch) {
-      if (committing) {
-        waiting.push(dispatch);
-        return;
-      }
-      committing = true;
-      setImmediate(dispatch);
-    },
-    finished() {
-      const next = waiting.shift();
-      if (next === undefined) committing = false;
-      else setImmediate(next);
-    },
-  };
+  /** Commits what is gathering; resolves once every call made so far is answered (the server's shutdown). */
+  drain(): Promise<void>;
 }
 
 export function createHeartbeatBatcher(deps: {
@@ -51,21 +40,14 @@ export function createHeartbeatBatcher(deps: {
   runtime: Runtime;
   logger: Logger;
 }): HeartbeatBatcher {
-  const commits = oneCommitAtATime();
-  const loader = new DataLoader<HeartbeatCall, PlaybackReport>(
-    async (calls) => {
-      try {
-        const answers = await commitHeartbeatBatch(deps.db, calls);
-        deps.logger.debug({ heartbeats: calls.length }, "heartbeat batch committed");
-        return answers;
-      } catch (error) {
-        deps.logger.warn({ heartbeats: calls.length, err: error }, "heartbeat batch failed: none of it credited");
-        throw error;
-      } finally {
-        commits.finished();
-      }
+  const { db, runtime, logger } = deps;
+  const commit = createGroupCommit<HeartbeatCall, PlaybackReport>((calls) => commitHeartbeatBatch(db, calls), {
+    maxBatchSize: MAX_BATCH_SIZE,
+    maxWaitMs: MAX_WAIT_MS,
+    onWrite({ size, error }) {
+      if (error === undefined) logger.debug({ heartbeats: size }, "heartbeat batch committed");
+      else logger.warn({ heartbeats: size, err: error }, "heartbeat batch failed: none of it credited");
     },
-    { cache: false, maxBatchSize: MAX_BATCH_SIZE, batchScheduleFn: commits.schedule },
-  );
-  return { credit: (call) => loader.load({ ...call, at: deps.runtime.now() }) };
+  });
+  return { credit: (call) => commit({ ...call, at: runtime.now() }), drain: () => commit.drain() };
 }

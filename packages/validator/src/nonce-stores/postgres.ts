@@ -13,7 +13,8 @@
  *
  * The client is anything with `query(text, values)` resolving `{ rows }`: a `pg.Pool` (or `pg.Client`), a PGlite
  * instance, or a wrapper around another driver. It must send JavaScript arrays as PostgreSQL arrays, as pg and
- * PGlite do.
+ * PGlite do. The store builds the text of each statement once, when it is created, and sends every value as a
+ * parameter, so a wrapper may prepare each text it receives: their number is fixed.
  *
  * @example
  * import pg from "pg";
