@@ -237,3 +237,103 @@ it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: e
     await client.end();
   }
 }, 60_000);
+
+const CROWD_VIEWERS = 10;
+const CROWD_ANONYMOUS = 5;
+const CROWD_ROUNDS = 4;
+
+/** A viewer's watch cookie for the webinar, through a login ticket issued by one process and exchanged at the other. */
+async function viewerCookie(externalUserId: string, ticketCode: string): Promise<string> {
+  const upsert = await post(
+    servers[0]!.url,
+    operations.upsertViewer.path,
+    await signed("upsertViewer", { externalUserId }),
+  );
+  const uid = upsert.body.data.viewer.uid as number;
+  const issued = await post(
+    servers[0]!.url,
+    operations.issueLoginTicket.path,
+    await signed("issueLoginTicket", { uid, ticketCode }),
+  );
+  const exchange = await fetch(`${servers[1]!.url}/w/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ticketCode, loginTicket: issued.body.data.loginTicket }),
+  });
+  expect(exchange.status).toBe(200);
+  return exchange.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+it(`${CROWD_VIEWERS} viewers in two tabs and ${CROWD_ANONYMOUS} anonymous ones on one webinar, every heartbeat sent to both processes at once: batches of both lock the same rows without a deadlock, and the totals add up`, async () => {
+  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
+  const ticketCode = webinar.body.ticketCode as string;
+  expect(
+    (await adminCall(servers[0]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
+  ).toBe(200);
+  const start = { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP" };
+  const tabs: { cookie: string; playbackId: string; kind: "REGISTERED" | "ANONYMOUS" }[] = [];
+  for (let viewer = 0; viewer < CROWD_VIEWERS; viewer += 1) {
+    const cookie = await viewerCookie(`crowd-${viewer}`, ticketCode);
+    for (const server of servers) {
+      const started = await watchCall(server.url, "/w/api/playback/start", cookie, start);
+      expect(started.status).toBe(200);
+      tabs.push({ cookie, playbackId: started.body.playbackId as string, kind: "REGISTERED" });
+    }
+  }
+  for (let anonymous = 0; anonymous < CROWD_ANONYMOUS; anonymous += 1) {
+    const response = await fetch(`${servers[anonymous % 2]!.url}/w/api/playback/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...start, ticketCode }),
+    });
+    expect(response.status).toBe(200);
+    const { playbackId } = (await response.json()) as { playbackId: string };
+    tabs.push({ cookie: response.headers.get("set-cookie")!.split(";")[0]!, playbackId, kind: "ANONYMOUS" });
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadlocks = async () =>
+      Number(
+        (await client.query("select deadlocks from pg_stat_database where datname = current_database()")).rows[0]
+          .deadlocks,
+      );
+    const deadlocksBefore = await deadlocks();
+    const credited = new Map(tabs.map((tab) => [tab.playbackId, 0]));
+    for (let round = 0; round < CROWD_ROUNDS; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Each process gets every tab's heartbeat, the second in the reverse order: their batches overlap row for row.
+      const answers = await Promise.all(
+        servers.flatMap((server, index) =>
+          (index === 0 ? tabs : [...tabs].reverse()).map(({ cookie, playbackId }) =>
+            watchCall(server.url, "/w/api/playback/heartbeat", cookie, { playbackId, playing: true }),
+          ),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual([]);
+      for (const { body } of answers)
+        credited.set(body.playbackId, credited.get(body.playbackId)! + body.creditedSeconds);
+    }
+    const sessions = await client.query<{ id: string; watch_seconds: number }>(
+      "select id, watch_seconds from playback_sessions where id = any($1)",
+      [tabs.map((tab) => tab.playbackId)],
+    );
+    for (const row of sessions.rows) expect(row.watch_seconds).toBe(credited.get(row.id));
+    const totals = await client.query<{ kind: string; watch_seconds: string }>(
+      `select t.kind, t.watch_seconds from watch_totals t join webinars w on w.id = t.webinar_id
+       where w.ticket_code = $1 and t.scope = 'LIVE' order by t.kind`,
+      [ticketCode],
+    );
+    const sumOf = (kind: string) =>
+      tabs.filter((tab) => tab.kind === kind).reduce((sum, tab) => sum + credited.get(tab.playbackId)!, 0);
+    expect(totals.rows.map((row) => [row.kind, Number(row.watch_seconds)])).toEqual([
+      ["ANONYMOUS", sumOf("ANONYMOUS")],
+      ["REGISTERED", sumOf("REGISTERED")],
+    ]);
+    expect(sumOf("REGISTERED")).toBeGreaterThan(0);
+    expect(sumOf("ANONYMOUS")).toBeGreaterThan(0);
+    expect((await deadlocks()) - deadlocksBefore).toBe(0);
+  } finally {
+    await client.end();
+  }
+}, 60_000);
