@@ -146,18 +146,14 @@ async function watchCall(
   return post(url, path, { headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
 }
 
-it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: each stretch of time credited once`, async () => {
+/** A viewer's watch cookie for the webinar, through a login ticket issued by one process and exchanged at the other. */
+async function viewerCookie(externalUserId: string, ticketCode: string): Promise<{ uid: number; cookie: string }> {
   const upsert = await post(
     servers[0]!.url,
     operations.upsertViewer.path,
-    await signed("upsertViewer", { externalUserId: "two-process-tabs" }),
+    await signed("upsertViewer", { externalUserId }),
   );
   const uid = upsert.body.data.viewer.uid as number;
-  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
-  const ticketCode = webinar.body.ticketCode as string;
-  expect(
-    (await adminCall(servers[1]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
-  ).toBe(200);
   const issued = await post(
     servers[0]!.url,
     operations.issueLoginTicket.path,
@@ -169,7 +165,16 @@ it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: e
     body: JSON.stringify({ ticketCode, loginTicket: issued.body.data.loginTicket }),
   });
   expect(exchange.status).toBe(200);
-  const cookie = exchange.headers.get("set-cookie")!.split(";")[0]!;
+  return { uid, cookie: exchange.headers.get("set-cookie")!.split(";")[0]! };
+}
+
+it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: each stretch of time credited once`, async () => {
+  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
+  const ticketCode = webinar.body.ticketCode as string;
+  expect(
+    (await adminCall(servers[1]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
+  ).toBe(200);
+  const { uid, cookie } = await viewerCookie("two-process-tabs", ticketCode);
   const tabs: string[] = [];
   for (let tab = 0; tab < TABS; tab += 1) {
     const started = await watchCall(servers[tab % 2]!.url, "/w/api/playback/start", cookie, {
@@ -242,28 +247,6 @@ const CROWD_VIEWERS = 10;
 const CROWD_ANONYMOUS = 5;
 const CROWD_ROUNDS = 4;
 
-/** A viewer's watch cookie for the webinar, through a login ticket issued by one process and exchanged at the other. */
-async function viewerCookie(externalUserId: string, ticketCode: string): Promise<string> {
-  const upsert = await post(
-    servers[0]!.url,
-    operations.upsertViewer.path,
-    await signed("upsertViewer", { externalUserId }),
-  );
-  const uid = upsert.body.data.viewer.uid as number;
-  const issued = await post(
-    servers[0]!.url,
-    operations.issueLoginTicket.path,
-    await signed("issueLoginTicket", { uid, ticketCode }),
-  );
-  const exchange = await fetch(`${servers[1]!.url}/w/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ticketCode, loginTicket: issued.body.data.loginTicket }),
-  });
-  expect(exchange.status).toBe(200);
-  return exchange.headers.get("set-cookie")!.split(";")[0]!;
-}
-
 it(`${CROWD_VIEWERS} viewers in two tabs and ${CROWD_ANONYMOUS} anonymous ones on one webinar, every heartbeat sent to both processes at once: batches of both lock the same rows without a deadlock, and the totals add up`, async () => {
   const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
   const ticketCode = webinar.body.ticketCode as string;
@@ -273,7 +256,7 @@ it(`${CROWD_VIEWERS} viewers in two tabs and ${CROWD_ANONYMOUS} anonymous ones o
   const start = { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP" };
   const tabs: { cookie: string; playbackId: string; kind: "REGISTERED" | "ANONYMOUS" }[] = [];
   for (let viewer = 0; viewer < CROWD_VIEWERS; viewer += 1) {
-    const cookie = await viewerCookie(`crowd-${viewer}`, ticketCode);
+    const { cookie } = await viewerCookie(`crowd-${viewer}`, ticketCode);
     for (const server of servers) {
       const started = await watchCall(server.url, "/w/api/playback/start", cookie, start);
       expect(started.status).toBe(200);
