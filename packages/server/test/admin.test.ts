@@ -65,7 +65,7 @@ describe.each(DATABASE_KINDS)("admin API on %s", (kind) => {
       const answer = await api.admin("POST", `/admin/v1/merchants/${merchant.merchantId}/api-keys`);
       expect(answer.status).toBe(201);
       expect(answer.body.apiKey).toMatch(/^wk_live_/);
-      expect(answer.body.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(answer.body.secret).toMatch(/^wsk_live_[A-Za-z0-9_-]{43}$/);
       expect(answer.body.secret).not.toBe(answer.body.apiKey);
     });
 

@@ -9,9 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limits, operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { openNonceStore } from "../src/auth/nonce-stores";
+import { createSecretBox } from "../src/auth/secret-box";
+import { parseSecretKey } from "../src/config";
+import { systemRuntime } from "../src/runtime";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { useServerPerFile } from "./support/server-per-file";
-import { apiError, startTestServer } from "./support/harness";
+import { apiError, SECRET_KEY, startTestServer } from "./support/harness";
 import { rawRequest } from "./support/raw-http";
 
 const UPSERT = operations.upsertViewer.path;
@@ -68,6 +71,31 @@ describe.each(DATABASE_KINDS)("authentication with keys and nonces stored on %s"
       ).toMatchObject({ code: "TENANT_SUSPENDED" });
       await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/status`, { status: "ACTIVE" });
       expect((await other.client.upsertViewer(body())).created).toBe(true);
+    });
+
+    it.each([
+      ["a secret as issued now: wsk_live_ and 43 base64url characters", "wsk_live_"],
+      ["a secret issued before the prefix: bare base64url", ""],
+      ["a secret issued before the prefix that starts with a dash", "-"],
+    ])("Signing requests: %s signs requests", async (_name, start) => {
+      const other = await fixture.api.newMerchant();
+      const issued = (await fixture.api.admin("POST", `/admin/v1/merchants/${other.merchantId}/api-keys`, {})).body as {
+        apiKey: string;
+        secret: string;
+      };
+      expect(issued.secret).toMatch(/^wsk_live_[A-Za-z0-9_-]{43}$/);
+      // An older secret is put in place as it was stored then: sealed with the server's secret key.
+      const secret = start === "wsk_live_" ? issued.secret : `${start}${randomBytes(32).toString("base64url")}`;
+      const box = createSecretBox(parseSecretKey(SECRET_KEY), systemRuntime);
+      await fixture.database.handle.db
+        .updateTable("api_keys")
+        .set({ secret_sealed: box.seal(secret, issued.apiKey) })
+        .where("api_key", "=", issued.apiKey)
+        .execute();
+      expect((await fixture.api.client({ apiKey: issued.apiKey, secret }).upsertViewer(body())).created).toBe(true);
+      expect(
+        (await fixture.api.signed({ apiKey: issued.apiKey, secret: `${secret}x` }, UPSERT, body())).body.error.code,
+      ).toBe("OPEN_API_UNAUTHORIZED");
     });
 
     it("API-key secrets are stored encrypted, not in plaintext", async () => {

@@ -43,9 +43,16 @@ function newApiKey(runtime: Runtime): string {
   return `wk_live_${randomBase62(runtime, 20)}`;
 }
 
-/** 32 random bytes as base64url (43 characters): raw text for HMAC, distinct from the key (Signing requests). */
+/**
+ * `wsk_live_` + 32 random bytes as base64url (43 characters): raw text for HMAC, distinct from the key (Signing
+ * requests). The prefix means a secret never starts with `-` (a command line would take it for an option) and lets
+ * secret scanners recognize a leaked one. The whole text is the HMAC key; secrets issued before the prefix have
+ * none and keep working, since a secret is used exactly as it was issued.
+ */
+export const SECRET_PREFIX = "wsk_live_";
+
 function newSecret(runtime: Runtime): string {
-  return runtime.randomBytes(32).toString("base64url");
+  return `${SECRET_PREFIX}${runtime.randomBytes(32).toString("base64url")}`;
 }
 
 /** How many keys' credentials are kept in memory. */
