@@ -8,6 +8,7 @@
  * store (`@org/webinar-validator/nonce-store/postgres`) or the Redis store
  * (`@org/webinar-validator/nonce-store/redis`).
  */
+import { noncePair } from "./nonce-pair";
 
 /** Where used nonces are remembered. Must be shared by every server process that accepts the same API keys. */
 export interface NonceStore {
@@ -68,7 +69,7 @@ export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): N
     async consume(apiKey, nonce, expiresAtMs) {
       const at = now();
       forgetExpired(at, false);
-      const key = `${apiKey}\n${nonce}`;
+      const key = noncePair(apiKey, nonce);
       const existing = expiries.get(key);
       if (existing !== undefined && existing > at) return false;
       expiries.delete(key);

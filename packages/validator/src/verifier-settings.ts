@@ -5,6 +5,7 @@
 import { limits as specLimits } from "@org/webinar-types";
 import { createCorsPolicy, type CorsPolicy } from "./cors";
 import { defaultRequestId } from "./error-envelope";
+import { positiveInteger } from "./positive-integer";
 import { createOperationPathMatcher, type OperationPathMatcher } from "./request-path";
 import type { SignedRequestOptions } from "./signed-request-types";
 
@@ -25,12 +26,6 @@ export interface VerifierSettings {
   matchPath: OperationPathMatcher;
 }
 
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0)
-    throw new RangeError(`limits.${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
 /** Validates `options` and applies the defaults (limits from the spec's `x-limits`). */
 export function resolveVerifierSettings(options: SignedRequestOptions): VerifierSettings {
   if (typeof options.lookupKey !== "function") throw new TypeError("lookupKey must be a function");
@@ -38,7 +33,7 @@ export function resolveVerifierSettings(options: SignedRequestOptions): Verifier
     throw new TypeError("nonceStore must have a consume(apiKey, nonce, expiresAtMs) method");
   const clockSkewSeconds = positiveInteger(
     options.limits?.clockSkewSeconds ?? specLimits.clockSkewSeconds,
-    "clockSkewSeconds",
+    "limits.clockSkewSeconds",
   );
   const basePath = options.basePath ?? "";
   return {
@@ -47,7 +42,7 @@ export function resolveVerifierSettings(options: SignedRequestOptions): Verifier
     onError: options.onError,
     now: options.now ?? Date.now,
     clockSkewSeconds,
-    maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? specLimits.maxBodyBytes, "maxBodyBytes"),
+    maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? specLimits.maxBodyBytes, "limits.maxBodyBytes"),
     // Twice the skew window: a timestamp is acceptable from `skew` before the clock to `skew` after it.
     nonceRetentionMs: 2 * clockSkewSeconds * 1000,
     cors: options.allowedOrigins?.length ? createCorsPolicy(options.allowedOrigins) : undefined,

@@ -9,6 +9,7 @@ import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import { jsonResponse } from "../http/respond";
 import type { AppServices } from "../services";
+import { TICKET_CODE_PATTERN } from "../tickets/ticket-code";
 import { ANON_COOKIE, ANON_COOKIE_MAX_AGE_SECONDS, isSecurePage, watchCookie } from "./cookies";
 import { pageScript } from "./page-script";
 import { PAGE_STYLE } from "./page-style";
@@ -91,7 +92,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
 
   addPlaybackRoutes(app, services, sessions);
 
-  app.get("/w/:ticketCode{[A-Za-z0-9_-]{1,64}}", (c) => watchPage(services.db, c.req.param("ticketCode")));
+  app.get(`/w/:ticketCode{${TICKET_CODE_PATTERN}}`, (c) => watchPage(services.db, c.req.param("ticketCode")));
   app.get(
     "/w/assets/watch.js",
     () => new Response(pageScript(), { headers: { "Content-Type": "text/javascript; charset=utf-8" } }),

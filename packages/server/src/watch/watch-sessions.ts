@@ -31,17 +31,19 @@ export function createWatchSessions(
   deps: { db: Kysely<Database>; runtime: Runtime },
   max = MAX_CACHED_SESSIONS,
 ): WatchSessions {
-  const cache = new LRUCache<string, WatchSessionRecord>({ max });
+  // Each entry lives until its session expires, on the server's clock; every read asks the clock afresh
+  // (ttlResolution 0), so a session is refused from the very moment it expires.
+  const cache = new LRUCache<string, WatchSessionRecord>({
+    max,
+    perf: { now: () => deps.runtime.now() },
+    ttlResolution: 0,
+  });
   return {
     async find(token) {
       const hash = hashToken(token);
-      const now = deps.runtime.now();
       const cached = cache.get(hash);
-      if (cached !== undefined) {
-        if (cached.expiresAtMs > now) return cached;
-        cache.delete(hash);
-        return undefined;
-      }
+      if (cached !== undefined) return cached;
+      const now = deps.runtime.now();
       const row = await deps.db
         .selectFrom("watch_sessions")
         .select(["merchant_id", "uid", "webinar_id", "expires_at"])
@@ -55,7 +57,7 @@ export function createWatchSessions(
         webinarId: row.webinar_id,
         expiresAtMs: new Date(row.expires_at).getTime(),
       };
-      cache.set(hash, session);
+      cache.set(hash, session, { ttl: session.expiresAtMs - now });
       return session;
     },
   };

@@ -26,6 +26,8 @@
  */
 import type { NonceStore } from "../nonce-store";
 import { createGroupCommit } from "../group-commit";
+import { noncePair } from "../nonce-pair";
+import { positiveInteger } from "../positive-integer";
 
 /** What the store needs of a PostgreSQL client: a parameterized query resolving the rows. */
 export interface PostgresQueryable {
@@ -101,15 +103,6 @@ interface Claim {
   expiresAtMs: number;
 }
 
-// A nonce holds no line feed, so this names one (API key, nonce) pair.
-const pairOf = (apiKey: string, nonce: string) => `${apiKey}\n${nonce}`;
-
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
 function groupCommitOptions(groupCommit: { maxBatchSize?: number; maxWaitMs?: number } = {}) {
   return {
     maxBatchSize: positiveInteger(groupCommit.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, "groupCommit.maxBatchSize"),
@@ -142,7 +135,7 @@ RETURNING api_key, nonce`;
     // first claim; the later ones are replays of it.
     const firstClaims = new Map<string, Claim>();
     for (const claim of claims) {
-      const pair = pairOf(claim.apiKey, claim.nonce);
+      const pair = noncePair(claim.apiKey, claim.nonce);
       if (!firstClaims.has(pair)) firstClaims.set(pair, claim);
     }
     const written = [...firstClaims.values()];
@@ -153,10 +146,10 @@ RETURNING api_key, nonce`;
       now(),
     ]);
     const fresh = new Set(
-      (rows as Array<{ api_key: string; nonce: string }>).map((row) => pairOf(row.api_key, row.nonce)),
+      (rows as Array<{ api_key: string; nonce: string }>).map((row) => noncePair(row.api_key, row.nonce)),
     );
     return claims.map((claim) => {
-      const pair = pairOf(claim.apiKey, claim.nonce);
+      const pair = noncePair(claim.apiKey, claim.nonce);
       return firstClaims.get(pair) === claim && fresh.has(pair);
     });
   }
