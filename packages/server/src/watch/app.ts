@@ -92,7 +92,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
 
   addPlaybackRoutes(app, services, sessions);
 
-  app.get(`/w/:ticketCode{${TICKET_CODE_PATTERN}}`, (c) => watchPage(services.db, c.req.param("ticketCode")));
+  app.get(`/w/:ticketCode{${TICKET_CODE_PATTERN}}`, (c) => watchPage(services.webinars, c.req.param("ticketCode")));
   app.get(
     "/w/assets/watch.js",
     () => new Response(pageScript(), { headers: { "Content-Type": "text/javascript; charset=utf-8" } }),

@@ -5,8 +5,7 @@
  * sources, so the page makes no request to any other host. No referrer is sent, so the login ticket in the URL fragment never leaves the browser
  * except in the exchange.
  */
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema";
+import type { WebinarDirectory } from "../webinars/webinar-directory";
 
 const HTML = `<!doctype html>
 <html lang="en">
@@ -31,15 +30,14 @@ const HTML = `<!doctype html>
 </html>
 `;
 
-/** The origins of the webinar's video URLs (for `media-src`); none for an unknown webinar or one without URLs. */
-async function videoOrigins(db: Kysely<Database>, ticketCode: string): Promise<string[]> {
-  const row = await db
-    .selectFrom("webinars")
-    .select(["live_video_url", "replay_video_url"])
-    .where("ticket_code", "=", ticketCode)
-    .executeTakeFirst();
+/**
+ * The origins of the webinar's video URLs (for `media-src`); none for an unknown webinar or one without URLs. Read
+ * from the webinar directory's memory, which a change of the URLs reaches in every process.
+ */
+async function videoOrigins(webinars: WebinarDirectory, ticketCode: string): Promise<string[]> {
+  const webinar = await webinars.byTicketCode(ticketCode);
   const origins = new Set<string>();
-  for (const url of [row?.live_video_url, row?.replay_video_url]) {
+  for (const url of [webinar?.liveVideoUrl, webinar?.replayVideoUrl]) {
     if (url === null || url === undefined) continue;
     try {
       const origin = new URL(url).origin;
@@ -51,8 +49,8 @@ async function videoOrigins(db: Kysely<Database>, ticketCode: string): Promise<s
   return [...origins];
 }
 
-export async function watchPage(db: Kysely<Database>, ticketCode: string): Promise<Response> {
-  const media = ["'self'", ...(await videoOrigins(db, ticketCode))].join(" ");
+export async function watchPage(webinars: WebinarDirectory, ticketCode: string): Promise<Response> {
+  const media = ["'self'", ...(await videoOrigins(webinars, ticketCode))].join(" ");
   return new Response(HTML, {
     status: 200,
     headers: {
