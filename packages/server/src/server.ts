@@ -167,7 +167,7 @@ async function buildServices(
     moderator,
     upsertViewer: createViewerUpserter({ db, moderator, uidRange, runtime }),
     webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(webinars),
-    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, changes, defaultWatchOrigin),
+    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
     verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
     cursorKey: box.deriveKey("viewer watch cursor v1"),
     heartbeats: createHeartbeatBatcher({ db, runtime, logger }),

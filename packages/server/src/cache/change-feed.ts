@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import type { Database } from "../db/schema";
 
 /** What a change concerns: clearing that topic's caches is enough for every process to read it anew. */
-export const CHANGE_TOPICS = ["credentials", "blockedTerms", "webinars", "watchOrigins"] as const;
+export const CHANGE_TOPICS = ["credentials", "blockedTerms", "webinars"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** The channel of the notifications; its payload is a {@link ChangeTopic}. */

@@ -1,11 +1,15 @@
 /**
  * The watch-domain lookup of ticket issuing (LoginTicket, issueLoginTicket): the origin of the merchant's custom
  * watch domain, or the server's public watch origin. Its failure is 503 VIEWER_DOMAIN_UNAVAILABLE, so it is a step
- * of its own. A merchant's watch origin is read from memory (topic `watchOrigins`, cache/change-feed.ts).
+ * of its own.
+ *
+ * A merchant's watch origin is written once, when the merchant is created (admin createMerchant), and no write
+ * changes it afterwards, so a copy in memory never goes stale and needs no change topic: the origins are kept in
+ * an LRU cache. A write that changes a merchant's watch origin must make this a read-through cache of a topic it
+ * announces (cache/read-through-cache.ts).
  */
 import type { Kysely } from "kysely";
-import type { ChangeFeed } from "../cache/change-feed";
-import { createReadThroughCache } from "../cache/read-through-cache";
+import { LRUCache } from "lru-cache";
 import type { Database } from "../db/schema";
 
 export interface WatchDomainResolver {
@@ -17,17 +21,12 @@ export interface WatchDomainResolver {
 const KEPT_ORIGINS = 10_000;
 
 /** `defaultOrigin` is read per call: with PORT=0 it is only known once the server listens. */
-export function createWatchDomainResolver(
-  db: Kysely<Database>,
-  changes: ChangeFeed,
-  defaultOrigin: () => string,
-): WatchDomainResolver {
-  // A merchant without a watch domain of its own is kept as "", so it is not looked up again.
-  const origins = createReadThroughCache<string, string>({
-    feed: changes,
-    topic: "watchOrigins",
+export function createWatchDomainResolver(db: Kysely<Database>, defaultOrigin: () => string): WatchDomainResolver {
+  // A merchant without a watch domain of its own is kept as "", so it is not looked up again; an unknown merchant
+  // is not kept (fetchMethod answering undefined), so one created a moment later by another process is found.
+  const origins = new LRUCache<string, string>({
     max: KEPT_ORIGINS,
-    load: async (merchantId) => {
+    fetchMethod: async (merchantId) => {
       const row = await db
         .selectFrom("merchants")
         .select("watch_origin")
@@ -38,7 +37,7 @@ export function createWatchDomainResolver(
   });
   return {
     async originFor(merchantId) {
-      const origin = await origins.get(merchantId);
+      const origin = await origins.fetch(merchantId);
       return origin === undefined || origin === "" ? defaultOrigin() : origin;
     },
   };
