@@ -7,7 +7,7 @@
  * - reports playback through playback-reporter.ts, which credits time only while the video really plays in a
  *   visible, online page. A change of mode stops the session.
  */
-import { post, readState, type WatchState } from "./api";
+import { exchangeLoginTicket, readState, type WatchState } from "./api";
 import { createPlaybackReporter } from "./playback-reporter";
 
 const STATE_TEXT: Record<WatchState["state"], string> = {
@@ -123,7 +123,7 @@ async function begin(): Promise<void> {
 
 async function signIn(ticket: string): Promise<void> {
   try {
-    const answer = await post("exchangeLoginTicket", { ticketCode, loginTicket: ticket });
+    const answer = await exchangeLoginTicket({ ticketCode, loginTicket: ticket });
     if (answer.ok) return begin();
     stateText.textContent = "";
     if (answer.status !== 401) return showMessage("Signing in failed. Please try again in a moment.");

@@ -7,7 +7,7 @@
  *
  * Requests go out one after the other, in the order of the events that caused them.
  */
-import { type PlaybackMode, post } from "./api";
+import { type PlaybackMode, sendHeartbeat, startPlayback, stopPlayback } from "./api";
 
 export interface PlayerView {
   /** Whether the video is really playing in a visible, online page. */
@@ -53,7 +53,7 @@ export function createPlaybackReporter(player: PlayerView): PlaybackReporter {
   async function startSession(): Promise<void> {
     const mode = player.currentMode();
     if (mode === null) return;
-    const answer = await post("startPlayback", { mode, protocol: "HLS", deviceType: deviceType() });
+    const answer = await startPlayback({ mode, protocol: "HLS", deviceType: deviceType() });
     if (answer.ok && player.currentMode() === mode) {
       playbackId = answer.body.playbackId;
       crediting = true;
@@ -66,7 +66,7 @@ export function createPlaybackReporter(player: PlayerView): PlaybackReporter {
   async function beat(playing: boolean): Promise<void> {
     const id = playbackId;
     if (id === null) return;
-    const answer = await post("sendHeartbeat", { playbackId: id, playing });
+    const answer = await sendHeartbeat({ playbackId: id, playing });
     const gone = answer.ok ? answer.body.ended : answer.status === 404 || answer.status === 401;
     if (gone && playbackId === id) {
       playbackId = null;
@@ -95,7 +95,7 @@ export function createPlaybackReporter(player: PlayerView): PlaybackReporter {
     const playing = crediting;
     playbackId = null;
     crediting = false;
-    if (id !== null) enqueue(() => post("stopPlayback", { playbackId: id, playing }));
+    if (id !== null) enqueue(() => stopPlayback({ playbackId: id, playing }));
   }
 
   return { sync: () => enqueue(() => sync(false)), stop, startTicker };
