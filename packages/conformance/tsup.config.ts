@@ -1,4 +1,7 @@
-// The library (`runConformance` and the report writers) in ESM and CommonJS, and the `webinar-conformance` bin.
+// The library (`runConformance` and the report writers) and the reference server's setup hooks
+// (`@org/webinar-conformance/reference-admin`) in ESM and CommonJS, and the `webinar-conformance` bin.
 import { libraryWithCli } from "../../scripts/tsup/library-with-cli";
 
-export default libraryWithCli();
+const [library, cli] = libraryWithCli();
+
+export default [{ ...library, entry: ["src/index.ts", "src/reference-admin.ts"] }, cli];

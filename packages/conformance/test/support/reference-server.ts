@@ -19,6 +19,10 @@ export interface ReferenceServer {
   main: { apiKey: string; secret: string };
   second: { apiKey: string; secret: string };
   ticketCode: string;
+  /** The admin token, for the reference server's setup hooks. */
+  adminToken: string;
+  /** The login ticket lifetime the server was started with. */
+  ticketLifetimeSeconds: number;
   stop(): Promise<void>;
 }
 
@@ -113,7 +117,10 @@ async function seedWatchData(
 }
 
 /** Starts the server on `database` and prepares the merchants, keys, webinar and watch data. */
-export async function startReferenceServer(database: "pglite" | "postgres"): Promise<ReferenceServer> {
+export async function startReferenceServer(
+  database: "pglite" | "postgres",
+  { ticketLifetimeSeconds = 60 }: { ticketLifetimeSeconds?: number } = {},
+): Promise<ReferenceServer> {
   const token = randomBytes(16).toString("hex");
   const postgres = database === "postgres" ? await createDatabase() : undefined;
   let server: BackgroundProcess | undefined;
@@ -125,6 +132,7 @@ export async function startReferenceServer(database: "pglite" | "postgres"): Pro
         WEBINAR_ADMIN_TOKEN: token,
         WEBINAR_SEED_DEMO: "false",
         WEBINAR_LOG_LEVEL: "warn",
+        WEBINAR_TICKET_TTL_SECONDS: String(ticketLifetimeSeconds),
         ...(postgres === undefined
           ? { WEBINAR_DATA_DIR: "memory:" }
           : { DATABASE_URL: postgres.url, WEBINAR_SECRET_KEY: randomBytes(32).toString("hex") }),
@@ -148,6 +156,8 @@ export async function startReferenceServer(database: "pglite" | "postgres"): Pro
       main: first.key,
       second: second.key,
       ticketCode: ticketCode!,
+      adminToken: token,
+      ticketLifetimeSeconds,
       async stop() {
         await running.stop();
         await postgres?.drop();
