@@ -6,6 +6,7 @@ import { answerChecks } from "./checks/answers";
 import { bodyRuleChecks } from "./checks/body-rules";
 import { concurrencyChecks } from "./checks/concurrency";
 import { exactFigureChecks } from "./checks/exact-figures";
+import { fuzzChecks } from "./checks/fuzz";
 import { liveDataStateChecks } from "./checks/live-data-state";
 import { signingEveryOperationChecks } from "./checks/signing-every-operation";
 import { stateRuleChecks } from "./checks/state-rules";
@@ -34,6 +35,7 @@ export const allChecks: readonly Check[] = [
   ...replayAndSizeChecks,
   ...routingChecks,
   ...bodyRuleChecks,
+  ...fuzzChecks,
   ...upsertViewerChecks,
   ...loginTicketChecks,
   ...ticketLifecycleChecks,
@@ -109,5 +111,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     transport.close();
   }
   const passed = checks.filter((check) => check.ok).length;
-  return { passed, failed: checks.length - passed, checks, skipped, durationMs: Date.now() - started };
+  return {
+    passed,
+    failed: checks.length - passed,
+    checks,
+    skipped,
+    durationMs: Date.now() - started,
+    seed: resolved.seed,
+  };
 }

@@ -207,7 +207,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (error instanceof TypeError) throw new UsageError(error.message);
       throw error;
     }
-    io.stdout.write(`\n${formatSummary(report)}\n`);
+    // The summary stays the last line; the seed just before it replays the fuzz checks.
+    io.stdout.write(`\nfuzz seed ${report.seed}: --seed ${report.seed} sends the same bodies again\n`);
+    io.stdout.write(`${formatSummary(report)}\n`);
     if (typeof values.json === "string") writeFileSync(values.json, toJson(report));
     if (typeof values.junit === "string") writeFileSync(values.junit, toJUnitXml(report));
     return report.failed === 0 ? EXIT.ok : EXIT.failed;
