@@ -116,6 +116,28 @@ async function seedWatchData(
     await session({ uid: uids[index] }, "REPLAY", seed.replay, seed.minutesAgo);
 }
 
+/** What a server author gets from an operator: two merchants with a key each, and a published webinar with records. */
+export interface PreparedMerchants {
+  main: { apiKey: string; secret: string };
+  second: { apiKey: string; secret: string };
+  ticketCode: string;
+}
+
+/** Through the admin API of the server at `baseUrl`: two merchants, a key each, and a webinar of the first with watch records. */
+export async function prepareMerchants(baseUrl: string, token: string): Promise<PreparedMerchants> {
+  const admin = adminClient(baseUrl, token);
+  const merchant = async (name: string) => {
+    const { merchantId } = await admin("merchants", { name });
+    const { apiKey, secret } = await admin(`merchants/${merchantId}/api-keys`);
+    return { merchantId: merchantId!, key: { apiKey: apiKey!, secret: secret! } };
+  };
+  const first = await merchant("Conformance merchant");
+  const second = await merchant("Second conformance merchant");
+  const { ticketCode } = await admin(`merchants/${first.merchantId}/webinars`, { title: "Conformance webinar" });
+  await seedWatchData(baseUrl, admin, first.key, ticketCode!);
+  return { main: first.key, second: second.key, ticketCode: ticketCode! };
+}
+
 /** Starts the server on `database` and prepares the merchants, keys, webinar and watch data. */
 export async function startReferenceServer(
   database: "pglite" | "postgres",
@@ -140,22 +162,13 @@ export async function startReferenceServer(
       listening: /listening on (http:\/\/\S+)/,
     });
     const baseUrl = server.url;
-    const admin = adminClient(baseUrl, token);
-    const merchant = async (name: string) => {
-      const { merchantId } = await admin("merchants", { name });
-      const { apiKey, secret } = await admin(`merchants/${merchantId}/api-keys`);
-      return { merchantId: merchantId!, key: { apiKey: apiKey!, secret: secret! } };
-    };
-    const first = await merchant("Conformance merchant");
-    const second = await merchant("Second conformance merchant");
-    const { ticketCode } = await admin(`merchants/${first.merchantId}/webinars`, { title: "Conformance webinar" });
-    await seedWatchData(baseUrl, admin, first.key, ticketCode!);
+    const { main, second, ticketCode } = await prepareMerchants(baseUrl, token);
     const running = server;
     return {
       baseUrl,
-      main: first.key,
-      second: second.key,
-      ticketCode: ticketCode!,
+      main,
+      second,
+      ticketCode,
       adminToken: token,
       ticketLifetimeSeconds,
       async stop() {
