@@ -16,6 +16,8 @@ export interface Answer extends WireAnswer {
   request: string;
   /** Where the answer breaks the spec; empty when it matches. */
   problems: string[];
+  /** `false` for an answer from outside the API (the watch page's ticket exchange), which the spec does not shape. */
+  api: boolean;
 }
 
 /** `error.code` of an error envelope, if the body has one. */

@@ -18,6 +18,11 @@ export interface Check {
   /** The rule, as the report shows it. */
   title: string;
   run(context: RunContext): Promise<string | undefined | Skip>;
+  /**
+   * Whether a 503 is an answer this check expects. Any other 5xx answer to a request of a check fails it, whatever
+   * the check itself judged: a server error is never a conforming answer.
+   */
+  allows503?: boolean;
 }
 
 /** Thrown by a check whose expectation was not met; the message is the report's detail. */

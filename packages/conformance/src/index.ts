@@ -13,5 +13,14 @@
  */
 export { runConformance, listChecks } from "./run-conformance";
 export type { ConformanceOptions, Credentials } from "./options";
+export type {
+  ConformanceSetup,
+  LiveAction,
+  PlaybackSession,
+  PlaybackSubject,
+  SetupHookName,
+  SetupMerchant,
+  WebinarState,
+} from "./setup-hooks";
 export type { CheckResult, ConformanceReport, SkippedCheck } from "./report";
 export { formatCheckLine, formatSummary, toJson, toJUnitXml } from "./report-formats";

@@ -2,8 +2,10 @@
  * What `runConformance` needs: where the server is, one API key of an active merchant with its secret, and one
  * published webinar's `ticketCode`. Everything else is optional and widens what can be checked.
  */
+import { randomInt } from "node:crypto";
 import { limits } from "@org/webinar-types";
 import type { CheckResult, SkippedCheck } from "./report";
+import type { ConformanceSetup } from "./setup-hooks";
 
 /** An API key and the secret paired with it. */
 export interface Credentials {
@@ -36,6 +38,15 @@ export interface ConformanceOptions {
   only?: readonly string[];
   /** Time allowed for one answer, in ms; default 15000. */
   timeoutMs?: number;
+  /**
+   * Hooks that set up state a client cannot (revoked keys, suspended merchants, webinar states, lives, watch time,
+   * moderation): the `state.*`, `figures.*` and some `tickets.*` checks need them and are skipped without them.
+   */
+  setup?: ConformanceSetup;
+  /** The seed of the `fuzz.*` checks, to replay a run; default a random one, printed in their details. */
+  seed?: number;
+  /** Bodies the `fuzz.*` checks send per operation and kind (valid, invalid); default 50. */
+  fuzzRuns?: number;
   /** Told about each check as soon as it has run, e.g. to print it. */
   onCheck?: (result: CheckResult | SkippedCheck) => void;
 }
@@ -53,13 +64,20 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   only: readonly string[];
   timeoutMs: number;
+  setup: ConformanceSetup;
+  seed: number;
+  fuzzRuns: number;
 }
 
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+function integerOption(value: number | undefined, fallback: number, name: string, least: 0 | 1): number {
   const resolved = value ?? fallback;
-  if (!Number.isSafeInteger(resolved) || resolved <= 0) throw new TypeError(`${name} must be a positive integer`);
+  if (!Number.isSafeInteger(resolved) || resolved < least)
+    throw new TypeError(`${name} must be ${least === 1 ? "a positive" : "a non-negative"} integer`);
   return resolved;
 }
+
+const positiveInteger = (value: number | undefined, fallback: number, name: string) =>
+  integerOption(value, fallback, name, 1);
 
 function httpUrl(value: string, name: string): URL {
   let url: URL;
@@ -99,5 +117,9 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     maxBodyBytes: positiveInteger(options.maxBodyBytes, limits.maxBodyBytes, "maxBodyBytes"),
     only: options.only ?? [],
     timeoutMs: positiveInteger(options.timeoutMs, 15_000, "timeoutMs"),
+    setup: options.setup ?? {},
+    // fast-check takes a 32-bit seed.
+    seed: integerOption(options.seed, randomInt(0, 2 ** 31), "seed", 0),
+    fuzzRuns: integerOption(options.fuzzRuns, 50, "fuzzRuns", 0),
   };
 }

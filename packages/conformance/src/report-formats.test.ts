@@ -9,6 +9,7 @@ const report: ConformanceReport = {
     { id: "signing.correct", title: "a correctly signed request -> accepted (200)", ok: true, detail: "" },
     { id: "body.x.001", title: 'a "quoted" <title> & more', ok: false, detail: "got \u0000 and \ud800 <b>" },
   ],
+  seed: 1,
   skipped: [{ id: "isolation.phone", title: "phones per merchant", skipped: "needs a second merchant's key" }],
   durationMs: 1234,
 };

@@ -24,6 +24,8 @@ export interface ConformanceReport {
   skipped: SkippedCheck[];
   /** Wall-clock time of the run in ms. */
   durationMs: number;
+  /** The seed of the `fuzz.*` checks: pass it as `seed` (`--seed`) to send the same bodies again. */
+  seed: number;
 }
 
 /** Whether an entry of `onCheck` is a skipped check. */

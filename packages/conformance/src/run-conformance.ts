@@ -4,6 +4,13 @@
  */
 import { answerChecks } from "./checks/answers";
 import { bodyRuleChecks } from "./checks/body-rules";
+import { concurrencyChecks } from "./checks/concurrency";
+import { exactFigureChecks } from "./checks/exact-figures";
+import { fuzzChecks } from "./checks/fuzz";
+import { liveDataStateChecks } from "./checks/live-data-state";
+import { signingEveryOperationChecks } from "./checks/signing-every-operation";
+import { stateRuleChecks } from "./checks/state-rules";
+import { ticketLifecycleChecks } from "./checks/ticket-lifecycle";
 import { isolationChecks } from "./checks/isolation";
 import { loginTicketChecks } from "./checks/login-tickets";
 import { paginationChecks } from "./checks/pagination";
@@ -13,6 +20,7 @@ import { signingCanonicalChecks } from "./checks/signing-canonical";
 import { signingHeaderChecks } from "./checks/signing-headers";
 import { upsertViewerChecks } from "./checks/upsert-viewer";
 import { watchDataChecks } from "./checks/watch-data";
+import { statusLine, type Answer } from "./answer";
 import { CheckFailure, type Check } from "./check";
 import { resolveOptions, type ConformanceOptions } from "./options";
 import type { CheckResult, ConformanceReport, SkippedCheck } from "./report";
@@ -23,14 +31,21 @@ import { createTransport } from "./transport";
 export const allChecks: readonly Check[] = [
   ...signingHeaderChecks,
   ...signingCanonicalChecks,
+  ...signingEveryOperationChecks,
   ...replayAndSizeChecks,
   ...routingChecks,
   ...bodyRuleChecks,
+  ...fuzzChecks,
   ...upsertViewerChecks,
   ...loginTicketChecks,
+  ...ticketLifecycleChecks,
   ...watchDataChecks,
   ...paginationChecks,
   ...isolationChecks,
+  ...stateRuleChecks,
+  ...liveDataStateChecks,
+  ...exactFigureChecks,
+  ...concurrencyChecks,
   ...answerChecks,
 ];
 
@@ -39,10 +54,21 @@ export function listChecks(): Array<{ id: string; title: string }> {
   return allChecks.map(({ id, title }) => ({ id, title }));
 }
 
+/** The first answer to a request of this check that was a server error it does not expect, if any. */
+function serverError(check: Check, answers: readonly Answer[]): Answer | undefined {
+  return answers.find((answer) => answer.status >= 500 && !(check.allows503 === true && answer.status === 503));
+}
+
 async function runOne(check: Check, context: RunContext): Promise<CheckResult | SkippedCheck> {
   const { id, title } = check;
+  const firstAnswer = context.answers.length;
   try {
     const outcome = await check.run(context);
+    const failed = serverError(check, context.answers.slice(firstAnswer));
+    if (failed !== undefined)
+      throw new CheckFailure(
+        `a server error is never a conforming answer: ${failed.request} answered ${statusLine(failed)}`,
+      );
     if (typeof outcome === "object") return { id, title, skipped: outcome.skip };
     return { id, title, ok: true, detail: outcome ?? "" };
   } catch (error) {
@@ -85,5 +111,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     transport.close();
   }
   const passed = checks.filter((check) => check.ok).length;
-  return { passed, failed: checks.length - passed, checks, skipped, durationMs: Date.now() - started };
+  return {
+    passed,
+    failed: checks.length - passed,
+    checks,
+    skipped,
+    durationMs: Date.now() - started,
+    seed: resolved.seed,
+  };
 }

@@ -55,7 +55,7 @@ export interface RunContext {
   phone(): string;
   /** The same promise for the same key: a fixture made once and shared by the checks that need it. */
   once<T>(key: string, make: () => Promise<T>): Promise<T>;
-  /** Every answer so far. */
+  /** Every answer so far, the ticket exchange's included (`api: false`). */
   readonly answers: readonly Answer[];
   /** The server's current Unix second, as `X-Timestamp` wants it. */
   serverSeconds(offsetSeconds?: number): string;
@@ -150,6 +150,7 @@ export function createRunContext(options: ResolvedOptions, transport: Transport)
       operationId,
       request: `${method} ${target}`,
       problems: judgeAnswer(wire, operationId),
+      api: true,
     };
     answers.push(answer);
     return answer;
@@ -169,7 +170,14 @@ export function createRunContext(options: ResolvedOptions, transport: Transport)
       headers: { "Content-Type": "application/json" },
       body: encoder.encode(JSON.stringify(body)),
     });
-    const answer: Answer = { ...wire, operationId: undefined, request: `POST ${parsed.pathname}`, problems: [] };
+    const answer: Answer = {
+      ...wire,
+      operationId: undefined,
+      request: `POST ${parsed.pathname}`,
+      problems: [],
+      api: false,
+    };
+    answers.push(answer);
     return answer;
   }
 

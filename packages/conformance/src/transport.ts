@@ -44,11 +44,14 @@ function parseJson(text: string): { isJson: boolean; json: unknown } {
   }
 }
 
+/** Connections per origin: enough for the concurrency checks' 20 requests to be in flight at once. */
+const MAX_SOCKETS = 24;
+
 /** A transport with kept-alive connections; each request fails after `timeoutMs` without an answer. */
 export function createTransport(timeoutMs: number): Transport {
   const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: 4 }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: 4 }),
+    "http:": new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
   };
   return {
     send(request) {

@@ -16,19 +16,9 @@ import { PLAYBACK_MODES, SORTS } from "./enums";
 import type { WithRequestId } from "../with-request-id";
 import { formatOverview, formatTicket, formatUpsert, formatViewerPage, formatViewerPages } from "./format";
 import { write, type CliIo } from "./output";
-import { UsageError } from "./usage-error";
+import { integerOption, UsageError, type OptionSpec, type OptionValues } from "../command-line";
 
-/** An option as parseArgs wants it, plus its help. */
-export interface OptionSpec {
-  type: "string" | "boolean";
-  multiple?: boolean;
-  short?: string;
-  /** Placeholder of the value in help, e.g. `<id>`. */
-  value?: string;
-  help: string;
-}
-
-export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+export type { OptionSpec, OptionValues };
 
 export interface CommandContext {
   values: OptionValues;
@@ -106,10 +96,7 @@ function text(values: OptionValues, name: string, required = false): string | un
 /** A non-negative decimal integer option. */
 export function integer(values: OptionValues, name: string, required: boolean): number | undefined {
   const value = required ? text(values, name, true) : text(values, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
-  return Number(value);
+  return value === undefined ? undefined : integerOption(name, value);
 }
 
 function oneOf<T extends string>(values: OptionValues, name: string, allowed: readonly T[]): T {

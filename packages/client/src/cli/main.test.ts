@@ -152,6 +152,34 @@ describe("usage errors exit 2 and send nothing", () => {
   });
 });
 
+describe("option values that start with -", () => {
+  // About 1 in 64 base64url secrets starts with "-": parseArgs alone calls such a value ambiguous.
+  const DASH_SECRET = "-Kq8vZ2mX0pL7wYbN4rT9cE1uA6sD3fG";
+
+  it.each([
+    { form: "--api-secret <value>", argv: (secret: string) => ["--api-secret", secret] },
+    { form: "--api-secret=<value>", argv: (secret: string) => [`--api-secret=${secret}`] },
+  ])("$form signs with the whole value", async ({ argv }) => {
+    const server = await startServer({ dataset: createDataset(1), credentials: { [TEST_API_KEY]: DASH_SECRET } });
+    const result = await run([
+      ...overview,
+      "--base-url",
+      server.baseUrl,
+      "--api-key",
+      TEST_API_KEY,
+      ...argv(DASH_SECRET),
+    ]);
+    expect(result).toMatchObject({ exitCode: EXIT.ok, stderr: "" });
+    expect(server.received.map((request) => request.verdict)).toEqual(["ok"]);
+  });
+
+  it("a value-taking option at the end still lacks its value", async () => {
+    const result = await run([...overview, "--api-secret"]);
+    expect(result.exitCode).toBe(EXIT.usage);
+    expect(result.stderr).toContain("--api-secret");
+  });
+});
+
 describe("--env-file", () => {
   async function envFile(text: string): Promise<string> {
     const dir = await mkdtemp(path.join(os.tmpdir(), "webinar-cli-"));

@@ -10,50 +10,31 @@
  * | 3 | no valid answer: network failure, timeout, refused redirect, non-JSON answer |
  * | 4 | unexpected failure (a bug) |
  */
-import { readFileSync } from "node:fs";
-import { parseArgs, parseEnv } from "node:util";
+import { parseArgs } from "node:util";
 import packageJson from "../../package.json" with { type: "json" };
 import { createWebinarClient } from "../client";
 import type { WebinarClient } from "../webinar-client";
 import { WebinarApiError, WebinarConnectionError, WebinarResponseError, WebinarTimeoutError } from "../errors";
 import type { RequestLogEntry } from "../request-log";
-import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec, type OptionSpec, type OptionValues } from "./commands";
+import {
+  joinOptionValues,
+  optionTable,
+  parseCommandLine,
+  parseConfig,
+  UsageError,
+  withEnvFile,
+  type OptionSpec,
+  type OptionValues,
+} from "../command-line";
+import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec } from "./commands";
 import { formatErrorDetails } from "./format";
 import { write, type CliIo } from "./output";
-import { UsageError } from "./usage-error";
 
 export const EXIT = { ok: 0, apiError: 1, usage: 2, noValidAnswer: 3, unexpected: 4 } as const;
 
-type ParseOptions = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
-
-function parseConfig(options: Record<string, OptionSpec>): ParseOptions {
-  return Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [
-      name,
-      {
-        type: spec.type,
-        ...(spec.multiple === true ? { multiple: true } : {}),
-        ...(spec.short === undefined ? {} : { short: spec.short }),
-      },
-    ]),
-  );
-}
-
-function optionHelp(options: Record<string, OptionSpec>): string {
-  const rows = Object.entries(options).map(
-    ([name, spec]) =>
-      [
-        `${spec.short === undefined ? "" : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`,
-        spec.help,
-      ] as const,
-  );
-  const width = Math.max(...rows.map(([flag]) => flag.length));
-  return rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`).join("\n");
-}
-
 function commandHelp(command: CommandSpec): string {
   const notes = command.notes === undefined ? "" : `\n${command.notes}\n`;
-  return `webinar ${command.name}: ${command.summary}\n\nUsage: ${command.usage}\n${notes}\nOptions:\n${optionHelp(command.options)}\n\nGlobal options:\n${optionHelp(GLOBAL_OPTIONS)}\n`;
+  return `webinar ${command.name}: ${command.summary}\n\nUsage: ${command.usage}\n${notes}\nOptions:\n${optionTable(command.options)}\n\nGlobal options:\n${optionTable(GLOBAL_OPTIONS)}\n`;
 }
 
 function generalHelp(): string {
@@ -71,7 +52,7 @@ a file named by --env-file), or from --base-url, --api-key and --api-secret. Eve
 secret is never sent.
 
 Global options:
-${optionHelp(GLOBAL_OPTIONS)}
+${optionTable(GLOBAL_OPTIONS)}
 
 Exit codes: 0 success, 1 API error, 2 usage error, 3 no valid answer (network, timeout, non-JSON), 4 bug.
 Run 'webinar <command> --help' for a command's options.
@@ -87,7 +68,7 @@ const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign(
 
 function selectCommand(argv: string[]): CommandSpec | undefined {
   const { tokens } = parseArgs({
-    args: argv,
+    args: joinOptionValues(argv, ALL_OPTIONS),
     options: parseConfig(ALL_OPTIONS),
     strict: false,
     allowPositionals: true,
@@ -99,23 +80,9 @@ function selectCommand(argv: string[]): CommandSpec | undefined {
   return byLength.find((command) => command.name.split(" ").every((word, index) => words[index] === word));
 }
 
-/** The variables of `--env-file`; the environment wins over the file, as with `node --env-file`. */
-function withEnvFile(values: OptionValues, env: CliIo["env"]): CliIo["env"] {
-  const file = values["env-file"];
-  if (typeof file !== "string") return env;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(
-      `--env-file ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-    );
-  }
-  return { ...parseEnv(text), ...env };
-}
-
 function credentials(values: OptionValues, processEnv: CliIo["env"]) {
-  const env = withEnvFile(values, processEnv);
+  const file = values["env-file"];
+  const env = withEnvFile(typeof file === "string" ? file : undefined, processEnv);
   const pick = (flag: string, variable: string) => {
     const value = values[flag];
     return typeof value === "string" ? value : env[variable];
@@ -246,17 +213,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             .join(" ") || argv.join(" ")
         }`,
       );
-    let parsed: { values: OptionValues; positionals: string[] };
-    try {
-      parsed = parseArgs({
-        args: argv,
-        options: parseConfig({ ...GLOBAL_OPTIONS, ...command.options }),
-        strict: true,
-        allowPositionals: true,
-      }) as typeof parsed;
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const parsed = parseCommandLine(argv, { ...GLOBAL_OPTIONS, ...command.options }, { allowPositionals: true });
     if (parsed.positionals.join(" ") !== command.name)
       throw new UsageError(
         `unexpected argument: ${parsed.positionals.slice(command.name.split(" ").length).join(" ")}`,

@@ -32,6 +32,33 @@ const operationAnswers = (operationId: OperationId): Check => ({
   },
 });
 
+function requestIdOf(answer: Answer): string | undefined {
+  const requestId = (answer.json as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === "string" ? requestId : undefined;
+}
+
+/** A trace id names one request: two answers with the same one could not be told apart by the operator. */
+const uniqueRequestIds: Check = {
+  id: "answers.request-id-unique",
+  title: "every answer's requestId is unique within the run",
+  async run(context) {
+    const firstSeen = new Map<string, string>();
+    const repeated: string[] = [];
+    for (const answer of context.answers) {
+      const requestId = answer.api ? requestIdOf(answer) : undefined;
+      if (requestId === undefined) continue;
+      const earlier = firstSeen.get(requestId);
+      if (earlier === undefined) firstSeen.set(requestId, answer.request);
+      else repeated.push(`${requestId} (${earlier}, then ${answer.request})`);
+    }
+    ensure(
+      repeated.length === 0,
+      `${repeated.length} answers repeat an earlier requestId: ${repeated.slice(0, 3).join("; ")}`,
+    );
+    return `${firstSeen.size} requestIds`;
+  },
+};
+
 export const answerChecks: Check[] = [
   ...(Object.keys(operations) as OperationId[]).map(operationAnswers),
   {
@@ -39,9 +66,10 @@ export const answerChecks: Check[] = [
     title: "every answer to a path that is no operation, or to a method other than POST, is the error envelope",
     async run(context) {
       return summarize(
-        context.answers.filter((answer) => answer.operationId === undefined),
+        context.answers.filter((answer) => answer.api && answer.operationId === undefined),
         "such",
       );
     },
   },
+  uniqueRequestIds,
 ];

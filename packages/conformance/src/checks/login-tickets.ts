@@ -8,15 +8,20 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { LoginTicket, Viewer } from "@org/webinar-types";
 import type { Answer } from "../answer";
-import { CheckFailure, dataOf, ensure, expectError, expectSuccess, skip, type Check } from "../check";
+import { dataOf, ensure, expectError, expectSuccess, skip, type Check } from "../check";
 import type { RunContext } from "../run-context";
+import { EXCHANGE_HINT, ticketExchange, type ExchangeTicket } from "./ticket-exchange";
 import { createViewer } from "./viewers";
 
-async function issue(context: RunContext, uid: number, ticketCode = context.options.ticketCode): Promise<Answer> {
+export async function issue(
+  context: RunContext,
+  uid: number,
+  ticketCode = context.options.ticketCode,
+): Promise<Answer> {
   return context.call({ operationId: "issueLoginTicket", body: { uid, ticketCode } });
 }
 
-async function issueOk(context: RunContext, viewer: Viewer): Promise<LoginTicket> {
+export async function issueOk(context: RunContext, viewer: Viewer): Promise<LoginTicket> {
   const answer = await issue(context, viewer.uid);
   expectSuccess(answer);
   return dataOf<LoginTicket>(answer);
@@ -123,61 +128,44 @@ const notFoundChecks: Check[] = [
   },
 ];
 
-/** Exchanges a ticket at the watch page: `true` accepted (2xx), `false` refused (4xx); anything else fails. */
-async function exchange(context: RunContext, sessionUrl: string, ticketCode: string, loginTicket: string) {
-  const answer = await context.postJson(sessionUrl, { ticketCode, loginTicket });
-  if (answer.status >= 200 && answer.status < 300) return true;
-  if (answer.status >= 400 && answer.status < 500) return false;
-  throw new CheckFailure(`the ticket exchange answered ${answer.status}, neither accepted (2xx) nor refused (4xx)`);
-}
-
 const exchangeCheck = (
   id: string,
   title: string,
-  run: (context: RunContext, sessionUrl: string, viewer: Viewer) => Promise<void>,
+  run: (context: RunContext, exchange: ExchangeTicket, viewer: Viewer) => Promise<void>,
 ): Check => ({
   id: `tickets.exchange.${id}`,
   title,
   async run(context) {
-    const { sessionUrl } = context.options;
-    if (sessionUrl === undefined) return skip("needs the watch page's ticket exchange: pass --session-url");
-    await run(context, sessionUrl, await createViewer(context, `exchange-${id}`));
+    const exchange = ticketExchange(context);
+    if (exchange === undefined) return skip(EXCHANGE_HINT);
+    await run(context, exchange, await createViewer(context, `exchange-${id}`));
     return undefined;
   },
 });
 
 const exchangeChecks: Check[] = [
-  exchangeCheck("once", "a ticket is exchanged once: accepted, then refused", async (context, url, viewer) => {
+  exchangeCheck("once", "a ticket is exchanged once: accepted, then refused", async (context, exchange, viewer) => {
     const { loginTicket } = await issueOk(context, viewer);
-    ensure(await exchange(context, url, context.options.ticketCode, loginTicket), "a fresh ticket was refused");
-    ensure(
-      !(await exchange(context, url, context.options.ticketCode, loginTicket)),
-      "a used ticket was accepted again",
-    );
+    ensure(await exchange(context.options.ticketCode, loginTicket), "a fresh ticket was refused");
+    ensure(!(await exchange(context.options.ticketCode, loginTicket)), "a used ticket was accepted again");
   }),
   exchangeCheck(
     "superseded",
     "a new ticket for the same viewer invalidates the earlier unused one",
-    async (context, url, viewer) => {
+    async (context, exchange, viewer) => {
       const earlier = await issueOk(context, viewer);
       const newer = await issueOk(context, viewer);
-      ensure(
-        !(await exchange(context, url, context.options.ticketCode, earlier.loginTicket)),
-        "the earlier ticket was accepted",
-      );
-      ensure(
-        await exchange(context, url, context.options.ticketCode, newer.loginTicket),
-        "the newest ticket was refused",
-      );
+      ensure(!(await exchange(context.options.ticketCode, earlier.loginTicket)), "the earlier ticket was accepted");
+      ensure(await exchange(context.options.ticketCode, newer.loginTicket), "the newest ticket was refused");
     },
   ),
   exchangeCheck(
     "other-webinar",
     "a ticket is refused for another webinar than its own",
-    async (context, url, viewer) => {
+    async (context, exchange, viewer) => {
       const { loginTicket } = await issueOk(context, viewer);
       const other = `wc-none-${randomBytes(8).toString("hex")}`;
-      ensure(!(await exchange(context, url, other, loginTicket)), "the ticket was accepted for another ticketCode");
+      ensure(!(await exchange(other, loginTicket)), "the ticket was accepted for another ticketCode");
     },
   ),
 ];

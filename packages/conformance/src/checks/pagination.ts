@@ -25,7 +25,8 @@ function ensureNoRepeats(items: readonly ViewerWatchRecord[]): void {
   }
 }
 
-function ensureSorted(sort: Sort, items: readonly ViewerWatchRecord[]): void {
+/** Fails unless `items` stand in `sort`'s order (ties in any order). */
+export function ensureSorted(sort: Sort, items: readonly ViewerWatchRecord[]): void {
   items.slice(1).forEach((item, index) => {
     const before = items[index]!;
     ensure(

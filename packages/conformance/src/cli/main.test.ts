@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bodyHash, canonicalString, sign } from "@org/webinar-signing";
+import { afterEach, describe, expect, it } from "vitest";
 import { EXIT, main } from "./main";
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
@@ -53,7 +56,7 @@ describe("webinar-conformance usage", () => {
         WEBINAR_API_SECRET: "s",
         WEBINAR_TICKET_CODE: "c",
       },
-      /--clock-skew-seconds must be a positive integer/,
+      /--clock-skew-seconds must be a positive number/,
     ],
     [
       ["--second-api-key", "k2"],
@@ -79,5 +82,66 @@ describe("webinar-conformance usage", () => {
     const { code, stderr } = await cli(argv, env);
     expect(code).toBe(EXIT.usage);
     expect(stderr).toMatch(message);
+  });
+});
+
+/** A server that accepts an upsert signed with `secret` (200, the spec's envelope) and refuses any other (401). */
+async function upsertServer(secret: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", async () => {
+      const body = Buffer.concat(chunks);
+      const header = (name: string) => String(request.headers[name]);
+      const canonical = canonicalString({
+        apiKey: header("x-api-key"),
+        path: request.url!,
+        timestamp: header("x-timestamp"),
+        nonce: header("x-nonce"),
+        bodyHash: await bodyHash(new Uint8Array(body)),
+      });
+      const signed = (await sign(secret, canonical)) === header("x-signature");
+      const { externalUserId } = JSON.parse(body.toString("utf8")) as { externalUserId: string };
+      const answer = signed
+        ? {
+            requestId: `r${Math.random()}`,
+            data: { viewer: { uid: 10001, externalUserId, phone: null, displayName: null }, created: true },
+          }
+        : { requestId: `r${Math.random()}`, error: { code: "OPEN_API_UNAUTHORIZED", message: "bad signature" } };
+      response.writeHead(signed ? 200 : 401, { "content-type": "application/json", date: new Date().toUTCString() });
+      response.end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe("webinar-conformance option values that start with -", () => {
+  // About 1 in 64 base64url secrets starts with "-": parseArgs alone calls such a value ambiguous and exits 2.
+  const DASH_SECRET = "-Kq8vZ2mX0pL7wYbN4rT9cE1uA6sD3fG";
+  let running: Server | undefined;
+  afterEach(() => running?.close());
+
+  it.each([
+    { form: "--api-secret <value>", secret: ["--api-secret", DASH_SECRET] },
+    { form: "--api-secret=<value>", secret: [`--api-secret=${DASH_SECRET}`] },
+  ])("$form signs with the whole value", async ({ secret }) => {
+    const { url, server } = await upsertServer(DASH_SECRET);
+    running = server;
+    const argv = [
+      "--base-url",
+      url,
+      "--api-key",
+      "wk_dash",
+      ...secret,
+      "--ticket-code",
+      "wbn-1",
+      "--only",
+      "signing.correct",
+    ];
+    const { code, stdout, stderr } = await cli(argv);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("ok   signing.correct");
+    expect(code).toBe(EXIT.ok);
   });
 });

@@ -9,10 +9,18 @@
  * | 1 | at least one check failed |
  * | 2 | usage: unknown option, missing or invalid value |
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs, parseEnv } from "node:util";
+import { writeFileSync } from "node:fs";
+import {
+  integerOption,
+  optionTable,
+  parseCommandLine,
+  UsageError,
+  withEnvFile,
+  type OptionSpec,
+} from "@org/webinar-client/command-line";
 import packageJson from "../../package.json" with { type: "json" };
 import type { ConformanceOptions } from "../options";
+import { loadSetup } from "./load-setup";
 import { formatCheckLine, formatSummary, toJson, toJUnitXml } from "../report-formats";
 import { listChecks, runConformance } from "../run-conformance";
 
@@ -53,6 +61,31 @@ const OPTIONS = {
     help: "the server's accepted clock skew (default 300, the spec's)",
   },
   "max-body-bytes": { type: "string", value: "N", help: "the server's body limit (default 1048576, the spec's)" },
+  setup: {
+    type: "string",
+    env: "WEBINAR_CONFORMANCE_SETUP",
+    value: "MODULE",
+    help: "a JavaScript module exporting the setup hooks (state, live and watch-data checks)",
+  },
+  "admin-url": {
+    type: "string",
+    env: "WEBINAR_ADMIN_URL",
+    value: "URL",
+    help: "the reference server's base URL: its admin API as the setup hooks",
+  },
+  "admin-token": {
+    type: "string",
+    env: "WEBINAR_ADMIN_TOKEN",
+    value: "TOKEN",
+    help: "the reference server's admin token",
+  },
+  "ticket-lifetime-seconds": {
+    type: "string",
+    value: "N",
+    help: "the server's login ticket lifetime, for the expiry check (waits it out; at most 120)",
+  },
+  seed: { type: "string", value: "N", help: "the fuzz checks' seed, to replay a run (default random, printed)" },
+  "fuzz-runs": { type: "string", value: "N", help: "bodies the fuzz checks send per operation and kind (default 50)" },
   "timeout-ms": { type: "string", value: "N", help: "time allowed for one answer (default 15000)" },
   only: {
     type: "string",
@@ -66,22 +99,12 @@ const OPTIONS = {
   list: { type: "boolean", help: "list every check's id and title, run nothing" },
   help: { type: "boolean", short: "h", help: "show this help" },
   version: { type: "boolean", help: "show the version" },
-} as const satisfies Record<
-  string,
-  { type: "string" | "boolean"; env?: string; value?: string; help: string; multiple?: boolean; short?: string }
->;
+} as const satisfies Record<string, OptionSpec>;
 
 type Name = keyof typeof OPTIONS;
 type Values = Partial<Record<Name, string | boolean | string[]>>;
 
-class UsageError extends Error {}
-
 function help(): string {
-  const rows = Object.entries(OPTIONS).map(([name, spec]) => {
-    const flag = `${"short" in spec ? `-${spec.short}, ` : ""}--${name}${"value" in spec ? ` ${spec.value}` : ""}`;
-    return [flag, `${spec.help}${"env" in spec ? ` [${spec.env}]` : ""}`] as const;
-  });
-  const width = Math.max(...rows.map(([flag]) => flag.length));
   return `webinar-conformance ${packageJson.version}: does a server implement the Webinar Open API?
 
 Usage: webinar-conformance --base-url URL --api-key KEY --api-secret SECRET --ticket-code CODE
@@ -92,34 +115,20 @@ rules, upsertViewer, login tickets, watch data, and every answer against the spe
 creates viewers with external ids starting "wc-" (new ones on every run) and issues tickets to them.
 
 Options:
-${rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`).join("\n")}
+${optionTable(OPTIONS)}
 
 Exit codes: 0 every check passed, 1 a check failed, 2 usage error.
 `;
 }
 
-function readEnvFile(file: string | undefined, env: CliIo["env"]): CliIo["env"] {
-  if (file === undefined) return env;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--env-file ${file}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`);
-  }
-  return { ...parseEnv(text), ...env };
-}
-
-function integerOption(values: Values, name: Name): number | undefined {
+function integerFlag(values: Values, name: Name, least: 0 | 1 = 1): number | undefined {
   const raw = values[name];
-  if (typeof raw !== "string") return undefined;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new UsageError(`--${name} must be a positive integer, got ${raw}`);
-  return Number(raw);
+  return typeof raw === "string" ? integerOption(name, raw, least) : undefined;
 }
 
 /** The run's options from flags, then the environment (including `--env-file`). */
-function optionsFrom(values: Values, processEnv: CliIo["env"]): ConformanceOptions {
-  const env = readEnvFile(values["env-file"] as string | undefined, processEnv);
+async function optionsFrom(values: Values, processEnv: CliIo["env"]): Promise<ConformanceOptions> {
+  const env = withEnvFile(values["env-file"] as string | undefined, processEnv);
   const pick = (name: Name): string | undefined => {
     const flag = values[name];
     if (typeof flag === "string") return flag;
@@ -143,10 +152,21 @@ function optionsFrom(values: Values, processEnv: CliIo["env"]): ConformanceOptio
   if ((secondKey === undefined) !== (secondSecret === undefined))
     throw new UsageError("--second-api-key and --second-api-secret go together");
   const sessionUrl = pick("session-url");
+  const setup = await loadSetup(
+    {
+      setupModule: pick("setup"),
+      adminUrl: pick("admin-url"),
+      adminToken: pick("admin-token"),
+      ticketLifetimeSeconds: integerFlag(values, "ticket-lifetime-seconds"),
+    },
+    env,
+  );
   const numbers = {
-    clockSkewSeconds: integerOption(values, "clock-skew-seconds"),
-    maxBodyBytes: integerOption(values, "max-body-bytes"),
-    timeoutMs: integerOption(values, "timeout-ms"),
+    clockSkewSeconds: integerFlag(values, "clock-skew-seconds"),
+    maxBodyBytes: integerFlag(values, "max-body-bytes"),
+    timeoutMs: integerFlag(values, "timeout-ms"),
+    seed: integerFlag(values, "seed", 0),
+    fuzzRuns: integerFlag(values, "fuzz-runs", 0),
   };
   return {
     baseUrl: required["base-url"]!,
@@ -155,27 +175,10 @@ function optionsFrom(values: Values, processEnv: CliIo["env"]): ConformanceOptio
     ticketCode: required["ticket-code"]!,
     ...(secondKey === undefined ? {} : { secondMerchant: { apiKey: secondKey, secret: secondSecret! } }),
     ...(sessionUrl === undefined ? {} : { sessionUrl }),
+    ...(setup === undefined ? {} : { setup }),
     ...Object.fromEntries(Object.entries(numbers).filter(([, value]) => value !== undefined)),
     ...(values.only === undefined ? {} : { only: values.only as string[] }),
   };
-}
-
-function parse(argv: string[]): Values {
-  const config = Object.fromEntries(
-    Object.entries(OPTIONS).map(([name, spec]) => [
-      name,
-      {
-        type: spec.type,
-        ...("multiple" in spec ? { multiple: true } : {}),
-        ...("short" in spec ? { short: spec.short } : {}),
-      },
-    ]),
-  );
-  try {
-    return parseArgs({ args: argv, options: config, strict: true, allowPositionals: false }).values as Values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
 }
 
 /**
@@ -186,14 +189,14 @@ function parse(argv: string[]): Values {
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
-    const values = parse(argv);
+    const { values } = parseCommandLine(argv, OPTIONS) as { values: Values };
     if (values.help === true || values.version === true || values.list === true) {
       if (values.help === true) io.stdout.write(help());
       else if (values.version === true) io.stdout.write(`${packageJson.version}\n`);
       else for (const { id, title } of listChecks()) io.stdout.write(`${id}  ${title}\n`);
       return EXIT.ok;
     }
-    const options = optionsFrom(values, io.env);
+    const options = await optionsFrom(values, io.env);
     let report: Awaited<ReturnType<typeof runConformance>>;
     try {
       report = await runConformance({
@@ -204,7 +207,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (error instanceof TypeError) throw new UsageError(error.message);
       throw error;
     }
-    io.stdout.write(`\n${formatSummary(report)}\n`);
+    // The summary stays the last line; the seed just before it replays the fuzz checks.
+    io.stdout.write(`\nfuzz seed ${report.seed}: --seed ${report.seed} sends the same bodies again\n`);
+    io.stdout.write(`${formatSummary(report)}\n`);
     if (typeof values.json === "string") writeFileSync(values.json, toJson(report));
     if (typeof values.junit === "string") writeFileSync(values.junit, toJUnitXml(report));
     return report.failed === 0 ? EXIT.ok : EXIT.failed;

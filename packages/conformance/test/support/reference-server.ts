@@ -19,6 +19,10 @@ export interface ReferenceServer {
   main: { apiKey: string; secret: string };
   second: { apiKey: string; secret: string };
   ticketCode: string;
+  /** The admin token, for the reference server's setup hooks. */
+  adminToken: string;
+  /** The login ticket lifetime the server was started with. */
+  ticketLifetimeSeconds: number;
   stop(): Promise<void>;
 }
 
@@ -112,8 +116,33 @@ async function seedWatchData(
     await session({ uid: uids[index] }, "REPLAY", seed.replay, seed.minutesAgo);
 }
 
+/** What a server author gets from an operator: two merchants with a key each, and a published webinar with records. */
+export interface PreparedMerchants {
+  main: { apiKey: string; secret: string };
+  second: { apiKey: string; secret: string };
+  ticketCode: string;
+}
+
+/** Through the admin API of the server at `baseUrl`: two merchants, a key each, and a webinar of the first with watch records. */
+export async function prepareMerchants(baseUrl: string, token: string): Promise<PreparedMerchants> {
+  const admin = adminClient(baseUrl, token);
+  const merchant = async (name: string) => {
+    const { merchantId } = await admin("merchants", { name });
+    const { apiKey, secret } = await admin(`merchants/${merchantId}/api-keys`);
+    return { merchantId: merchantId!, key: { apiKey: apiKey!, secret: secret! } };
+  };
+  const first = await merchant("Conformance merchant");
+  const second = await merchant("Second conformance merchant");
+  const { ticketCode } = await admin(`merchants/${first.merchantId}/webinars`, { title: "Conformance webinar" });
+  await seedWatchData(baseUrl, admin, first.key, ticketCode!);
+  return { main: first.key, second: second.key, ticketCode: ticketCode! };
+}
+
 /** Starts the server on `database` and prepares the merchants, keys, webinar and watch data. */
-export async function startReferenceServer(database: "pglite" | "postgres"): Promise<ReferenceServer> {
+export async function startReferenceServer(
+  database: "pglite" | "postgres",
+  { ticketLifetimeSeconds = 60 }: { ticketLifetimeSeconds?: number } = {},
+): Promise<ReferenceServer> {
   const token = randomBytes(16).toString("hex");
   const postgres = database === "postgres" ? await createDatabase() : undefined;
   let server: BackgroundProcess | undefined;
@@ -125,6 +154,7 @@ export async function startReferenceServer(database: "pglite" | "postgres"): Pro
         WEBINAR_ADMIN_TOKEN: token,
         WEBINAR_SEED_DEMO: "false",
         WEBINAR_LOG_LEVEL: "warn",
+        WEBINAR_TICKET_TTL_SECONDS: String(ticketLifetimeSeconds),
         ...(postgres === undefined
           ? { WEBINAR_DATA_DIR: "memory:" }
           : { DATABASE_URL: postgres.url, WEBINAR_SECRET_KEY: randomBytes(32).toString("hex") }),
@@ -132,22 +162,15 @@ export async function startReferenceServer(database: "pglite" | "postgres"): Pro
       listening: /listening on (http:\/\/\S+)/,
     });
     const baseUrl = server.url;
-    const admin = adminClient(baseUrl, token);
-    const merchant = async (name: string) => {
-      const { merchantId } = await admin("merchants", { name });
-      const { apiKey, secret } = await admin(`merchants/${merchantId}/api-keys`);
-      return { merchantId: merchantId!, key: { apiKey: apiKey!, secret: secret! } };
-    };
-    const first = await merchant("Conformance merchant");
-    const second = await merchant("Second conformance merchant");
-    const { ticketCode } = await admin(`merchants/${first.merchantId}/webinars`, { title: "Conformance webinar" });
-    await seedWatchData(baseUrl, admin, first.key, ticketCode!);
+    const { main, second, ticketCode } = await prepareMerchants(baseUrl, token);
     const running = server;
     return {
       baseUrl,
-      main: first.key,
-      second: second.key,
-      ticketCode: ticketCode!,
+      main,
+      second,
+      ticketCode,
+      adminToken: token,
+      ticketLifetimeSeconds,
       async stop() {
         await running.stop();
         await postgres?.drop();
