@@ -1,4 +1,6 @@
 // The library in ESM and CommonJS (merchant backends still run Jest and CommonJS), and the `webinar` bin.
-import { libraryWithCli } from "../../scripts/tsup/library-with-cli";
+import { libraryWithCli } from "@org/webinar-build/tsup";
+import type { Options } from "tsup";
 
-export default libraryWithCli();
+const builds: Options[] = libraryWithCli();
+export default builds;

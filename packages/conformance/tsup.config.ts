@@ -1,4 +1,6 @@
 // The library (`runConformance` and the report writers) in ESM and CommonJS, and the `webinar-conformance` bin.
-import { libraryWithCli } from "../../scripts/tsup/library-with-cli";
+import { libraryWithCli } from "@org/webinar-build/tsup";
+import type { Options } from "tsup";
 
-export default libraryWithCli();
+const builds: Options[] = libraryWithCli();
+export default builds;

@@ -1,14 +1,12 @@
 /**
- * `pnpm check:api-changes`: the classifier (scripts/lib/api-changes) on edits of the real spec, one named case per
+ * `pnpm check:api-changes`: the classifier (tools/build/src/api-changes) on edits of the real spec, one named case per
  * rule, each judged for clients and for servers; the check against the pending changesets; and the command itself
  * on temporary checkouts (test/support/checkout.ts), so no edit or changeset is ever left in this repository.
  */
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { diffApi, readApiDocument } from "../lib/api-changes/changes.ts";
-import { checkApiChanges } from "../lib/api-changes/check.ts";
-import type { JsonObject } from "../lib/api-changes/json.ts";
-import type { ApiChange } from "../lib/api-changes/model.ts";
+import { type ApiChange, diffApi, type JsonObject, readApiDocument } from "@org/webinar-build/api-changes";
+import { checkApiChanges } from "../lib/api-changes-check.ts";
 import { type Checkout, repoRoot, temporaryCheckout } from "./support/checkout.ts";
 
 const current = readApiDocument(`${repoRoot}/spec/openapi.yaml`);
