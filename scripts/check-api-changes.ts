@@ -5,7 +5,7 @@
  * breaks clients, a minor for another change of the contract, a patch for documentation. docs/versioning.md has
  * the rule; `--root <dir>` checks another checkout.
  *
- * The classifier is our own (scripts/lib/api-changes/), written after trying the diff engines that run on Node
+ * The classifier is our own (tools/build/src/api-changes/), written after trying the diff engines that run on Node
  * here on this spec: openapi-diff 0.24 refuses OpenAPI 3.1 ("Unsupported OpenAPI version: 3.1.0"); Optic 1.0.9
  * reads it and judges enum values by direction, but its breaking-change rules have none for limits or patterns
  * (a request `maxLength` 191 -> 100, `maximum` 100 -> 50, `maxItems` 300 -> 200 or a changed request pattern all
@@ -16,9 +16,14 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { describeChange, diffApi, readApiDocument } from "./lib/api-changes/changes.ts";
-import { checkApiChanges } from "./lib/api-changes/check.ts";
-import { RELEASED_SPEC_PATH, SPEC_PATH } from "./lib/api-changes/released-spec.ts";
+import {
+  describeChange,
+  diffApi,
+  RELEASED_SPEC_PATH,
+  readApiDocument,
+  SPEC_PATH,
+} from "@org/webinar-build/api-changes";
+import { checkApiChanges } from "./lib/api-changes-check.ts";
 import { pendingReleasePlan, readPublicPackages } from "./lib/versioning.ts";
 
 const { values } = parseArgs({ options: { root: { type: "string" } } });

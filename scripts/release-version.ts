@@ -9,9 +9,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { diffApi, readApiDocument } from "./lib/api-changes/changes.ts";
-import { apiChangesSection, withApiChangesSection } from "./lib/api-changes/changelog-section.ts";
-import { RELEASED_SPEC_PATH, SPEC_PATH, writeReleasedSpec } from "./lib/api-changes/released-spec.ts";
+import {
+  apiChangesSection,
+  diffApi,
+  RELEASED_SPEC_PATH,
+  readApiDocument,
+  SPEC_PATH,
+  withApiChangesSection,
+  writeReleasedSpec,
+} from "@org/webinar-build/api-changes";
 
 const scriptsDir = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({ options: { root: { type: "string" } } });

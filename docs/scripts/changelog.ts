@@ -9,13 +9,18 @@
  *
  * Each version also lists its API changes in API terms, judged for clients and servers: for a release, the "API
  * changes" section `pnpm release:version` wrote into `@org/webinar-types`' changelog; under "Unreleased", the
- * changes of spec/openapi.yaml since the released spec, classified the same way (scripts/lib/api-changes).
+ * changes of spec/openapi.yaml since the released spec, classified the same way (@org/webinar-build/api-changes).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { apiChangeBullets, diffApi, readApiDocument } from "../../scripts/lib/api-changes/changes.ts";
-import { API_CHANGES_HEADING } from "../../scripts/lib/api-changes/changelog-section.ts";
-import { RELEASED_SPEC_PATH, SPEC_PATH } from "../../scripts/lib/api-changes/released-spec.ts";
+import {
+  API_CHANGES_HEADING,
+  apiChangeBullets,
+  diffApi,
+  RELEASED_SPEC_PATH,
+  readApiDocument,
+  SPEC_PATH,
+} from "@org/webinar-build/api-changes";
 
 export type Bump = "major" | "minor" | "patch";
 

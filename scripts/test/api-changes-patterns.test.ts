@@ -1,10 +1,10 @@
 /**
  * Text rules (a `pattern` and `x-no-lone-surrogates`) compared by the strings they accept
- * (scripts/lib/api-changes/patterns.ts): exact for patterns of one structure, "changed" when the checker cannot
+ * (tools/build/src/api-changes/patterns.ts): exact for patterns of one structure, "changed" when the checker cannot
  * tell.
  */
 import { describe, expect, it } from "vitest";
-import { compareTextRules, type TextRule, tokenize } from "../lib/api-changes/patterns.ts";
+import { compareTextRules, type TextRule, tokenize } from "@org/webinar-build/api-changes";
 
 const rule = (pattern?: string, noLoneSurrogates = false): TextRule => ({ pattern, noLoneSurrogates });
 const FORMER_TEXT = "^[^\\p{Cc}\\p{Cs}\\u2028\\u2029]*$";

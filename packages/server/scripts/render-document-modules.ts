@@ -5,7 +5,7 @@
  * - `<name>-validators.gen.js` (+ `.gen.d.ts`): one ajv standalone validator per operation's request body, the
  *   method/path/bodyRequired table the routes are checked against, and the patterns' `x-pattern-message`s.
  *   Nothing is compiled, eval'd or `new Function`'d when the server runs; ajv's output is post-processed by
- *   scripts/ajv-standalone.ts at the repository root, the same as the validator's (ajv stays a build-time
+ *   @org/webinar-build/ajv-standalone, the same as the validator's (ajv stays a build-time
  *   dependency).
  * - `<name>-openapi.gen.ts`: openapi-typescript's `paths`, `components` and `operations` types, as
  *   @org/webinar-types has them for the spec.
@@ -13,7 +13,7 @@
 import { fileURLToPath } from "node:url";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { postProcessStandalone } from "../../../scripts/ajv-standalone";
+import { postProcessStandalone } from "@org/webinar-build/ajv-standalone";
 import { createDocumentAjv, SERVER_DOCUMENTS, type ServerDocument } from "./server-document";
 
 /** The generated modules of a document, as text, by their path in this package. */

@@ -4,7 +4,7 @@
  * body is required, and the request-body and JSON response schemas with every local `$ref` inlined, so each
  * operation's validator stands alone and ajv's error paths run from the body's root (http/body-check.ts relies on
  * that to fold the errors inside a failed `oneOf` branch into the `oneOf` error). It also collects each
- * `pattern`'s `x-pattern-message` (scripts/pattern-messages.ts at the repository root), the words an answer uses
+ * `pattern`'s `x-pattern-message` (@org/webinar-build/pattern-messages), the words an answer uses
  * instead of the regular expression.
  *
  * Shared by the generator (generate.ts, render-document-modules.ts) and the documents' tests, which compile the
@@ -15,8 +15,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Ajv2020, { type Options } from "ajv/dist/2020.js";
 import { parse } from "yaml";
-import { GENERATED_VALIDATOR_OPTIONS } from "../../../scripts/ajv-options";
-import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
+import { GENERATED_VALIDATOR_OPTIONS } from "@org/webinar-build/ajv-options";
+import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "@org/webinar-build/pattern-messages";
 
 /** The server's documents: each one's name (the prefix of its generated exports) and source folder. */
 export const SERVER_DOCUMENTS = {
@@ -151,7 +151,7 @@ export function loadServerDocument(name: DocumentName): ServerDocument {
 }
 
 /**
- * An ajv instance with the semantics of every generated validator (scripts/ajv-options.ts); `source: true` options
+ * An ajv instance with the semantics of every generated validator (@org/webinar-build/ajv-options); `source: true` options
  * keep code for standalone. ajv-formats is not registered: no schema here uses `format`, so a `format` added later
  * fails generation loudly instead of shipping a validator that needs a runtime dependency the server does not
  * declare.

@@ -5,13 +5,13 @@
  * src/response-validators.gen.js, four fifths of the code, which only contract tests load
  * (`@org/webinar-validator/contract`), so a server never pays for parsing them.
  *
- * ajv's output is post-processed by scripts/ajv-standalone.ts (shared with the server's generator): its
+ * ajv's output is post-processed by @org/webinar-build/ajv-standalone (shared with the server's generator): its
  * runtime helpers inlined or loaded on first use (ajv-formats is the package's one runtime dependency). Each
  * result is an ES module that tsup bundles into both the ESM and the CommonJS build.
  */
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { postProcessStandalone } from "../../../scripts/ajv-standalone";
+import { postProcessStandalone } from "@org/webinar-build/ajv-standalone";
 import { buildSpecSchemas, createSpecAjv, type SpecSchemas } from "./spec-schemas";
 
 /** A generated module and its declarations, as text. */
@@ -56,7 +56,7 @@ const escapeInvisibleCharacters = (code: string) =>
     (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
   );
 
-/** ajv standalone code for `exports` (export name -> schema ref), post-processed (scripts/ajv-standalone.ts). */
+/** ajv standalone code for `exports` (export name -> schema ref), post-processed (@org/webinar-build/ajv-standalone). */
 function standaloneModuleCode(ajv: Parameters<typeof standaloneCode>[0], exports: Record<string, string>): string {
   return postProcessStandalone(standaloneCode(ajv, exports), fullFormats);
 }

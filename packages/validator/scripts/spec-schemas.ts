@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import Ajv2020, { type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
-import { GENERATED_VALIDATOR_OPTIONS } from "../../../scripts/ajv-options";
-import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "../../../scripts/pattern-messages";
+import { GENERATED_VALIDATOR_OPTIONS } from "@org/webinar-build/ajv-options";
+import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "@org/webinar-build/pattern-messages";
 
 export const specFile = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
 
@@ -35,7 +35,7 @@ interface SpecDocument {
   components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
 }
 
-/** The options of every generated validator (scripts/ajv-options.ts), with ajv's messages kept for the details. */
+/** The options of every generated validator (@org/webinar-build/ajv-options), with ajv's messages kept for the details. */
 export const ajvOptions = { ...GENERATED_VALIDATOR_OPTIONS, messages: true } as const satisfies Options;
 
 /**

@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeReleasedSpec } from "../../lib/api-changes/released-spec.ts";
+import { writeReleasedSpec } from "@org/webinar-build/api-changes";
 import { readPublicPackages } from "../../lib/versioning.ts";
 import { runOk } from "./processes.ts";
 
@@ -53,11 +53,12 @@ export function temporaryCheckout(): Checkout {
   for (const path of COPIED) cpSync(join(repoRoot, path), join(root, path), { recursive: true });
   writeReleasedSpec(root);
   writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "checkout", private: true }, null, 2)}\n`);
-  writeFileSync(join(root, "pnpm-workspace.yaml"), "packages:\n  - packages/*\n  - spec\n  - docs\n");
+  writeFileSync(join(root, "pnpm-workspace.yaml"), "packages:\n  - packages/*\n  - spec\n  - docs\n  - tools/*\n");
   const folders = [
     ...readdirSync(join(repoRoot, "packages")).map((folder) => join("packages", folder)),
     "spec",
     "docs",
+    "tools/build",
   ];
   for (const folder of folders.filter((path) => existsSync(join(repoRoot, path, "package.json")))) {
     mkdirSync(join(root, folder), { recursive: true });

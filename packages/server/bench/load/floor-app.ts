@@ -3,18 +3,38 @@
  * database driver, answering the four Open API paths and the watch page's heartbeat with ONE statement each (the
  * operation's main statement, written against the server's schema, see floor-schema.ts) and a JSON reply:
  * `{requestId, data}` for the Open API, `{requestId, ...fields}` for the heartbeat as the watch page API answers.
- * No signature check, no session cookie, no validation, no logging. Run as its own process like the server:
+ * No signature check, no session cookie, no validation, no logging.
+ *
+ * The heartbeat has two floors: one autocommit UPDATE per heartbeat at the server's path, and at
+ * BATCHED_HEARTBEAT_FLOOR_PATH the heartbeats group-committed as the server commits them (the project's
+ * createGroupCommit, the server's batch size and wait), one UPDATE of a batch's sessions each. The server batches,
+ * so the second is the floor of what it does; the first is the floor of the request alone. Run as its own process
+ * like the server:
  *
  *   PORT=… FLOOR_DATABASE=<PGlite data directory | postgres://…> FLOOR_EXISTING_VIEWERS=… FLOOR_WATCHED_VIEWERS=… \
  *     FLOOR_LIVE_VIEWERS=… node --import tsx floor-app.ts
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createGroupCommit, type GroupCommit } from "@org/webinar-validator";
+import { MAX_BATCH_SIZE, MAX_WAIT_MS } from "../../src/watch/heartbeat-batcher";
 import { type FloorDatabase, openFloorDatabase } from "./floor-database";
 import { createFloorSchema, FLOOR_MERCHANT_ID } from "./floor-schema";
+import { BATCHED_HEARTBEAT_FLOOR_PATH, HEARTBEAT_PATH } from "./operations";
 
 type Body = Record<string, unknown>;
-type Handler = (db: FloorDatabase, body: Body) => Promise<unknown>;
+type Handler = (floor: Floor, body: Body) => Promise<unknown>;
+
+interface HeartbeatAnswer {
+  watchSeconds: number;
+  creditedSeconds: number;
+}
+
+/** The floor's database, and the group commit of its batched heartbeats (by playback id). */
+interface Floor {
+  db: FloorDatabase;
+  batchedHeartbeat: GroupCommit<string, HeartbeatAnswer | undefined>;
+}
 
 const TICKET_TTL_MS = 60_000;
 /** The heartbeat's credit cap: twice the watch page's 15 s interval. */
@@ -74,6 +94,35 @@ const HEARTBEAT = `
   returning p.watch_seconds, p.credited_ms / 1000 - (p.credited_ms - d.ms) / 1000 as credited_seconds
 `;
 
+// The batched heartbeat: the same credit, for every session of a batch in one statement.
+const BATCHED_HEARTBEAT = `
+  update playback_sessions p set
+    last_activity_at = now(),
+    credited_ms = p.credited_ms + d.ms,
+    watch_seconds = (p.credited_ms + d.ms) / 1000
+  from (select id, least(greatest(extract(epoch from now() - last_activity_at) * 1000, 0), $2)::bigint as ms
+        from playback_sessions where id = any($1::text[])) d
+  where p.id = d.id and p.ended_at is null
+  returning p.id, p.watch_seconds, p.credited_ms / 1000 - (p.credited_ms - d.ms) / 1000 as credited_seconds
+`;
+
+/** Credits a batch of heartbeats by one statement; a session heartbeating twice in a batch is credited once. */
+async function creditBatch(db: FloorDatabase, playbackIds: readonly string[]) {
+  const rows = await db.query<{ id: string; watch_seconds: number; credited_seconds: string }>(BATCHED_HEARTBEAT, [
+    [...new Set(playbackIds)],
+    HEARTBEAT_CAP_MS,
+  ]);
+  const answers = new Map(
+    rows.map((row) => [row.id, { watchSeconds: row.watch_seconds, creditedSeconds: Number(row.credited_seconds) }]),
+  );
+  return playbackIds.map((id) => answers.get(id));
+}
+
+function heartbeatReply(playbackId: unknown, answer: HeartbeatAnswer | undefined) {
+  if (answer === undefined) throw new Error(`no open playback session ${String(playbackId)}`);
+  return { playbackId, ...answer, ended: false };
+}
+
 interface TotalsRow {
   scope: string;
   kind: string;
@@ -108,7 +157,7 @@ function statsOf(rows: TotalsRow[], kind: string) {
 }
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
-  "/api/v1/open/viewers/upsert": async (db, body) => {
+  "/api/v1/open/viewers/upsert": async ({ db }, body) => {
     const [row] = await db.query<{
       uid: number;
       external_user_id: string;
@@ -126,7 +175,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       created: row!.created,
     };
   },
-  "/api/v1/open/viewers/login-tickets": async (db, body) => {
+  "/api/v1/open/viewers/login-tickets": async ({ db }, body) => {
     const ticket = `lt_${randomBytes(32).toString("base64url")}`;
     const hash = createHash("sha256").update(ticket).digest("hex");
     const [row] = await db.query<{ expires_at: Date }>(ISSUE_TICKET, [
@@ -142,7 +191,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       expiresAt: row!.expires_at.toISOString(),
     };
   },
-  "/api/v1/open/watch-data/overview": async (db, body) => {
+  "/api/v1/open/watch-data/overview": async ({ db }, body) => {
     const rows = (await db.query<TotalsRow>(OVERVIEW, [body.ticketCode, FLOOR_MERCHANT_ID])).filter(
       (row) => row.scope === body.playbackMode,
     );
@@ -163,7 +212,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       replayWatchSeconds: 0,
     };
   },
-  "/api/v1/open/watch-data/viewers/query": async (db, body) => {
+  "/api/v1/open/watch-data/viewers/query": async ({ db }, body) => {
     const pageSize = Number(body.pageSize);
     const rows = await db.query<SubjectRow>(DETAIL_PAGE, [
       body.ticketCode,
@@ -189,19 +238,18 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Paths answered `{requestId, ...fields}`, as the watch page API answers. */
 const INLINE_HANDLERS: Readonly<Record<string, Handler>> = {
-  "/w/api/playback/heartbeat": async (db, body) => {
+  [HEARTBEAT_PATH]: async ({ db }, body) => {
     const [row] = await db.query<{ watch_seconds: number; credited_seconds: string }>(HEARTBEAT, [
       body.playbackId,
       HEARTBEAT_CAP_MS,
     ]);
-    if (row === undefined) throw new Error(`no open playback session ${String(body.playbackId)}`);
-    return {
-      playbackId: body.playbackId,
-      creditedSeconds: Number(row.credited_seconds),
-      watchSeconds: row.watch_seconds,
-      ended: false,
-    };
+    return heartbeatReply(
+      body.playbackId,
+      row && { watchSeconds: row.watch_seconds, creditedSeconds: Number(row.credited_seconds) },
+    );
   },
+  [BATCHED_HEARTBEAT_FLOOR_PATH]: async ({ batchedHeartbeat }, body) =>
+    heartbeatReply(body.playbackId, await batchedHeartbeat(String(body.playbackId))),
 };
 
 let requestCount = 0;
@@ -211,7 +259,7 @@ function reply(res: ServerResponse, status: number, payload: object): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
 }
 
-function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): void {
+function handle(floor: Floor, req: IncomingMessage, res: ServerResponse): void {
   if (req.method === "GET" && req.url === "/healthz") {
     reply(res, 200, { status: "ok" });
     return;
@@ -228,7 +276,7 @@ function handle(db: FloorDatabase, req: IncomingMessage, res: ServerResponse): v
   req.on("end", () => {
     // Parsed inside the promise, so a bad body is a 500 answer, not a crash of the floor.
     Promise.resolve(chunks)
-      .then((body) => handler(db, JSON.parse(Buffer.concat(body).toString("utf8")) as Body))
+      .then((body) => handler(floor, JSON.parse(Buffer.concat(body).toString("utf8")) as Body))
       .then(
         (data) => reply(res, 200, inline === undefined ? { data } : (data as object)),
         (error: unknown) => {
@@ -245,7 +293,11 @@ await createFloorSchema(db, {
   watchedViewers: Number(process.env.FLOOR_WATCHED_VIEWERS),
   liveViewers: Number(process.env.FLOOR_LIVE_VIEWERS ?? 0),
 });
-const server = createServer((req, res) => handle(db, req, res));
+const batchedHeartbeat = createGroupCommit((ids: readonly string[]) => creditBatch(db, ids), {
+  maxBatchSize: MAX_BATCH_SIZE,
+  maxWaitMs: MAX_WAIT_MS,
+});
+const server = createServer((req, res) => handle({ db, batchedHeartbeat }, req, res));
 server.listen(Number(process.env.PORT), process.env.HOST ?? "127.0.0.1");
 process.once("SIGTERM", () => {
   server.close();

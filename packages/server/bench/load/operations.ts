@@ -41,6 +41,8 @@ const TICKET_PATH = "/api/v1/open/viewers/login-tickets";
 const OVERVIEW_PATH = "/api/v1/open/watch-data/overview";
 const DETAIL_PATH = "/api/v1/open/watch-data/viewers/query";
 export const HEARTBEAT_PATH = "/w/api/playback/heartbeat";
+/** The floor app's batched heartbeat (floor-app.ts): the same request, group-committed as the server does. */
+export const BATCHED_HEARTBEAT_FLOOR_PATH = "/w/api/playback/heartbeat-batched";
 /** The interval the watch page sends heartbeats at: a process's heartbeats per second times it is its viewers. */
 export const PAGE_HEARTBEAT_INTERVAL_SECONDS = 15;
 

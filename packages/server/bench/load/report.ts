@@ -76,10 +76,16 @@ function rowLabel(row: OperationRow, heartbeatViewers: number): string {
 function heartbeatLine(row: OperationRow): string {
   const viewers = (figures: Figures) =>
     `${fixed(figures.requestsPerSecond, 0)} heartbeats/s = ${fixed(viewersAtPageInterval(figures.requestsPerSecond), 0)} viewers`;
-  return (
+  const batched =
+    row.batchedFloor === undefined
+      ? ""
+      : `, batched floor ${viewers(row.batchedFloor)}, ${errorText(row.batchedFloor.errors)} errors`;
+  return [
     `  Viewers per process at the page's ${PAGE_HEARTBEAT_INTERVAL_SECONDS} s interval: server ${viewers(row.server)}, ` +
-    `floor ${viewers(row.floor)}; p99 server/floor ${fixed(row.server.p99Ms / row.floor.p99Ms, 1)}x`
-  );
+      `floor ${viewers(row.floor)}${batched}; p99 server/floor ${fixed(row.server.p99Ms / row.floor.p99Ms, 1)}x`,
+    `  Heartbeat server/floor: ${fixed(row.serverToFloor, 2)} against one UPDATE per heartbeat, ` +
+      `${fixed(row.serverToBatchedFloor ?? null, 2)} against the same heartbeats group-committed`,
+  ].join("\n");
 }
 
 /** Where the profiled server spent its busy time in one row's measured seconds. */
@@ -128,7 +134,8 @@ function introLines(result: LoadBenchResult): string[] {
     "CPU = user + system CPU of the measured process(es) per request (on PostgreSQL the database's own processes are not counted).",
     "The floor neither verifies a signature nor records a nonce; every server request records its nonce (in the database unless" +
       " REDIS_URL is set), a write that the floor's read-only rows (existing viewer, overview, detail page) do not make.",
-    "The floor's heartbeat is one UPDATE of the session's row; it reads no cookie and credits no totals.",
+    "The floor's heartbeat is one UPDATE of the session's row; it reads no cookie and credits no totals. Its batched floor" +
+      " group-commits the same UPDATE as the server commits its batches (one statement per batch).",
   ];
   if (settings.profile !== null)
     lines.push(
@@ -296,6 +303,7 @@ export function jsonReport(result: LoadBenchResult): string {
         database,
         server: viewersAtPageInterval(row.server.requestsPerSecond),
         floor: viewersAtPageInterval(row.floor.requestsPerSecond),
+        batchedFloor: row.batchedFloor === undefined ? null : viewersAtPageInterval(row.batchedFloor.requestsPerSecond),
       })),
   );
   return `${JSON.stringify({ ...result, goals, heartbeatViewersPerProcess }, null, 2)}\n`;

@@ -20,7 +20,7 @@ import {
 } from "./floor-schema";
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
 import { type Figures, measure, type RunSettings, type Target } from "./measure";
-import { operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
+import { BATCHED_HEARTBEAT_FLOOR_PATH, operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
 import { createRunDatabase } from "../postgres-run-database";
 import { type RunningProcess, startProcess } from "./processes";
@@ -32,6 +32,9 @@ export interface OperationRow {
   floor: Figures;
   /** Server requests per second over the floor's. */
   serverToFloor: number;
+  /** The heartbeat's batched floor (floor-app.ts) and the server's ratio to it; absent for other operations. */
+  batchedFloor?: Figures;
+  serverToBatchedFloor?: number;
 }
 
 export interface TwoProcessRow {
@@ -207,14 +210,22 @@ async function benchOperations(
   for (const operation of operations.map(operationById)) {
     const serverFigures = await measure(operation, [server], settings);
     const floorFigures = await measure(operation, [floor], settings);
-    progress(`  [${database}] ${operation.label}: server ${describe(serverFigures)}, floor ${describe(floorFigures)}`);
-    rows.push({
+    const row: OperationRow = {
       operation: operation.id,
       label: operation.label,
       server: serverFigures,
       floor: floorFigures,
       serverToFloor: serverFigures.requestsPerSecond / floorFigures.requestsPerSecond,
-    });
+    };
+    if (operation.id === "heartbeat") {
+      row.batchedFloor = await measure({ ...operation, path: BATCHED_HEARTBEAT_FLOOR_PATH }, [floor], settings);
+      row.serverToBatchedFloor = serverFigures.requestsPerSecond / row.batchedFloor.requestsPerSecond;
+    }
+    progress(
+      `  [${database}] ${operation.label}: server ${describe(serverFigures)}, floor ${describe(floorFigures)}` +
+        (row.batchedFloor === undefined ? "" : `, batched floor ${describe(row.batchedFloor)}`),
+    );
+    rows.push(row);
   }
   return rows;
 }

@@ -3,9 +3,8 @@
  * level the API changes need (see model.ts: breaking for clients -> major, another contract change -> minor,
  * documentation -> patch).
  */
-import type { ReleasePlan } from "../versioning.ts";
-import { describeChange } from "./changes.ts";
-import { type ApiChange, higherLevel, type Level, LEVELS } from "./model.ts";
+import { type ApiChange, describeChange, higherLevel, type Level, LEVELS } from "@org/webinar-build/api-changes";
+import type { ReleasePlan } from "./versioning.ts";
 
 export interface ApiChangeCheck {
   /** The release the API changes need ("none" when the spec is the released one). */

@@ -2,10 +2,13 @@
  * The build of a package that is a library and a command: the library as ESM and CommonJS with declarations, and
  * `src/cli.ts` as one ESM file, `dist/cli.js`, that keeps its shebang (esbuild preserves it) and imports its
  * dependencies. Both builds run at once, so the library's clean of `dist/` spares what the CLI build writes.
+ *
+ * JavaScript (typed by library-with-cli.d.ts), not TypeScript: tsup loads a package's tsup.config.ts with this
+ * module left external, and Node 20 runs no TypeScript of its own.
  */
-import type { Options } from "tsup";
 
-export function libraryWithCli(): Options[] {
+/** @returns {import("tsup").Options[]} */
+export function libraryWithCli() {
   return [
     {
       entry: ["src/index.ts"],
