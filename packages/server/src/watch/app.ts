@@ -37,7 +37,8 @@ const methodNotAllowed = () => {
 function addPlaybackRoutes(app: Hono<AppEnv>, services: AppServices, sessions: WatchSessions): void {
   const { db, runtime, logger } = services;
   const deps = { db, runtime, sessions };
-  const heartbeats = createHeartbeatBatcher({ db, runtime, logger });
+  const heartbeats = createHeartbeatBatcher({ db, runtime, logger, onWrite: services.metrics?.heartbeatBatchWritten });
+  services.pendingWrites.push(() => heartbeats.drain());
   app.post("/w/api/playback/start", async (c) => {
     const requestId = c.get("requestId");
     const body = await readWatchBody(c, "startPlayback");
@@ -83,6 +84,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
   app.all("/w/api/session", methodNotAllowed);
 
   app.get("/w/api/state", async (c) => {
+    c.set("operationId", "getWatchState");
     const requestId = c.get("requestId");
     const state = await storageStep(() =>
       readWatchState({ sessions, webinars: services.webinars }, c.req.header("cookie"), c.req.query("ticketCode")),

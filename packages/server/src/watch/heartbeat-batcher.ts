@@ -7,6 +7,7 @@
  * fails, every call of that batch fails with its error and nothing of it is credited.
  */
 import DataLoader from "dataloader";
+import type { BatchWritten } from "@org/webinar-validator";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../log";
@@ -19,6 +20,8 @@ export const MAX_BATCH_SIZE = 256;
 export interface HeartbeatBatcher {
   /** Credits a heartbeat or stop received now; resolves once its batch has committed. */
   credit(call: Omit<HeartbeatCall, "at">): Promise<PlaybackReport>;
+  /** Resolves once every call made so far is answered (its batch committed or failed): shutdown waits for it. */
+  drain(): Promise<void>;
 }
 
 /**
@@ -50,22 +53,42 @@ export function createHeartbeatBatcher(deps: {
   db: Kysely<Database>;
   runtime: Runtime;
   logger: Logger;
+  /** Told of every batch once it has committed or failed (the metrics). */
+  onWrite?: ((written: BatchWritten) => void) | undefined;
 }): HeartbeatBatcher {
   const commits = oneCommitAtATime();
+  const unanswered = new Set<Promise<unknown>>();
   const loader = new DataLoader<HeartbeatCall, PlaybackReport>(
     async (calls) => {
+      const started = performance.now();
+      let error: unknown;
       try {
         const answers = await commitHeartbeatBatch(deps.db, calls);
         deps.logger.debug({ heartbeats: calls.length }, "heartbeat batch committed");
         return answers;
-      } catch (error) {
-        deps.logger.warn({ heartbeats: calls.length, err: error }, "heartbeat batch failed: none of it credited");
-        throw error;
+      } catch (failure) {
+        error = failure;
+        deps.logger.warn({ heartbeats: calls.length, err: failure }, "heartbeat batch failed: none of it credited");
+        throw failure;
       } finally {
+        deps.onWrite?.({ size: calls.length, durationMs: performance.now() - started, error });
         commits.finished();
       }
     },
     { cache: false, maxBatchSize: MAX_BATCH_SIZE, batchScheduleFn: commits.schedule },
   );
-  return { credit: (call) => loader.load({ ...call, at: deps.runtime.now() }) };
+  return {
+    credit(call) {
+      const answer = loader.load({ ...call, at: deps.runtime.now() });
+      const settled: Promise<unknown> = answer.then(
+        () => unanswered.delete(settled),
+        () => unanswered.delete(settled),
+      );
+      unanswered.add(settled);
+      return answer;
+    },
+    drain: async () => {
+      await Promise.all(unanswered);
+    },
+  };
 }
