@@ -5,6 +5,7 @@
  * carries a key, ticket code or id; the public port answers /metrics as any unknown path; and a server without
  * WEBINAR_METRICS_PORT has no metrics listener.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { ADMIN_TOKEN, startTestServer, type Merchant, type TestServer } from "./support/harness";
@@ -161,6 +162,18 @@ describe.each(DATABASE_KINDS)("metrics on %s", (kind) => {
   it("the process's default metrics", () => {
     expect(sampleValue(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
     expect(sampleValue(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
+  });
+
+  it("every metric the operations guide lists is served, and every served webinar_ metric is in the guide", () => {
+    const guide = readFileSync(new URL("../../../docs/operations.md", import.meta.url), "utf8");
+    const documented = new Set([...guide.matchAll(/`(webinar_[a-z_]+)`/g)].map((match) => match[1]!));
+    // Histograms are served as their _bucket, _sum and _count series.
+    const served = new Set(samples.map((sample) => sample.name.replace(/_(bucket|sum|count)$/, "")));
+    const servedOwn = [...served].filter((name) => name.startsWith("webinar_") && !documented.has(name));
+    // The embedded database has no pool: its connections are not reported.
+    const absent = kind === "pglite" ? ["webinar_db_pool_connections"] : [];
+    expect([...documented].filter((name) => !served.has(name))).toEqual(absent);
+    expect(servedOwn).toEqual([]);
   });
 
   it("no label value is a key, ticket code, id or token", () => {
