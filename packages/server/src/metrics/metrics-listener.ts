@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
-import { ConfigError } from "../config";
+import { startStep } from "../start-error";
 
 export interface MetricsListener {
   /** e.g. `http://127.0.0.1:9464/metrics` */
@@ -31,16 +31,14 @@ function scrapeServer(registry: Registry): Server {
 /** Listens on `host:port` (0: a free port); a port that cannot be opened stops the start naming the variable. */
 export async function listenForScrapes(registry: Registry, host: string, port: number): Promise<MetricsListener> {
   const server = scrapeServer(registry);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        new ConfigError(
-          `WEBINAR_METRICS_PORT: cannot listen on ${host}:${port} (${error.code ?? error.message}); set WEBINAR_METRICS_PORT (or WEBINAR_METRICS_HOST) to a free address`,
-        ),
-      ),
-    );
-    server.listen(port, host, () => resolve());
-  });
+  await startStep(
+    "metrics listen",
+    () =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => resolve());
+      }),
+  );
   const { port: bound } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
