@@ -1,7 +1,8 @@
 /**
  * `GET /readyz`: 200 when the database answers and has this build's migrations applied; 503 STORAGE_UNAVAILABLE
  * while PostgreSQL is unreachable (the server reaches it through a TCP proxy that the test closes, cutting every
- * connection, and opens again) and while the latest migration is not recorded. `/healthz` stays liveness.
+ * connection, and opens again; the metric `webinar_database_up` says the same) and while the latest migration is
+ * not recorded. `/healthz` stays liveness.
  */
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { sql } from "kysely";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations } from "../src/db/migrations";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { startTestServer, type TestServer } from "./support/harness";
+import { sampleValue, scrape } from "./support/metrics-text";
 
 /** A TCP proxy to PostgreSQL that can be taken down (refusing and cutting connections) and brought back. */
 function postgresProxy(target: URL) {
@@ -66,7 +68,7 @@ describe.runIf(DATABASE_KINDS.includes("postgres"))("readiness on PostgreSQL", (
     viaProxy.host = `127.0.0.1:${proxy.current.port}`;
     api = await startTestServer(
       database,
-      { DATABASE_URL: viaProxy.toString(), WEBINAR_DB_CONNECT_TIMEOUT_MS: "500" },
+      { DATABASE_URL: viaProxy.toString(), WEBINAR_DB_CONNECT_TIMEOUT_MS: "500", WEBINAR_METRICS_PORT: "0" },
       { database: "own" },
     );
   });
@@ -89,6 +91,7 @@ describe.runIf(DATABASE_KINDS.includes("postgres"))("readiness on PostgreSQL", (
     expect(down.body).toMatchObject({ status: "unavailable", error: { code: "STORAGE_UNAVAILABLE" } });
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await fetch(`${api.url}/healthz`)).status).toBe(503);
+    expect(sampleValue(await scrape(api.server.metricsUrl!), "webinar_database_up")).toBe(0);
 
     await proxy.current!.open();
     let status = 0;
@@ -97,6 +100,7 @@ describe.runIf(DATABASE_KINDS.includes("postgres"))("readiness on PostgreSQL", (
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
+    expect(sampleValue(await scrape(api.server.metricsUrl!), "webinar_database_up")).toBe(1);
   });
 
   it("503 while this build's latest migration is not recorded; /healthz stays 200", async () => {

@@ -45,9 +45,21 @@ async function watchingNow(sources: DatabaseSources) {
 
 /** Registers the gauges; `sources()` is read at each scrape (undefined until the server is built). */
 export function databaseMetrics(registry: Registry, sources: () => DatabaseSources | undefined): void {
-  // Whether this scrape's query answered: the viewers' gauge runs it, the `up` gauge (collected after it, as
-  // prom-client collects in registration order) reports it.
-  let answered: Promise<boolean> = Promise.resolve(false);
+  new Gauge({
+    name: "webinar_database_up",
+    help: "1 when the database answered this scrape's trivial query, 0 when it did not.",
+    registers: [registry],
+    async collect() {
+      const from = sources();
+      if (from === undefined) return;
+      // The smallest statement there is; the builder has no table-less select.
+      const answered = await sql`select 1`.execute(from.db).then(
+        () => true,
+        () => false,
+      );
+      this.set(answered ? 1 : 0);
+    },
+  });
   new Gauge({
     name: "webinar_live_viewers",
     help: "Viewers watching now (a heartbeat in the last 30 s), by their webinar's live status and playback mode; the whole database's figure.",
@@ -56,26 +68,10 @@ export function databaseMetrics(registry: Registry, sources: () => DatabaseSourc
     async collect() {
       const from = sources();
       if (from === undefined) return;
-      answered = watchingNow(from).then(
-        (rows) => {
-          this.reset();
-          for (const row of rows) this.set({ state: row.state, mode: row.mode }, row.viewers);
-          return true;
-        },
-        () => {
-          this.reset();
-          return false;
-        },
-      );
-      await answered;
-    },
-  });
-  new Gauge({
-    name: "webinar_database_up",
-    help: "1 when the database answered this scrape's query, 0 when it did not.",
-    registers: [registry],
-    async collect() {
-      this.set((await answered) ? 1 : 0);
+      // Not known while the database does not answer: no series rather than a false zero.
+      const rows = await watchingNow(from).catch(() => []);
+      this.reset();
+      for (const row of rows) this.set({ state: row.state, mode: row.mode }, row.viewers);
     },
   });
   new Gauge({
