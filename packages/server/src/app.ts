@@ -14,16 +14,21 @@ import { answerFailure } from "./http/failure";
 import { observeRequests } from "./http/request-observation";
 import { securityHeaders } from "./http/security-headers";
 import { createOpenApiApp } from "./open-api/app";
+import { requestSpans } from "./tracing/request-spans";
 import type { AppServices } from "./services";
 import { createWatchApp } from "./watch/app";
 
 /**
- * The server's Hono app: one observation of each request (the access log and the services' other observers), and
- * security headers, around the sub-apps; thrown errors become envelopes.
+ * The server's Hono app: one observation of each request (the access log, the services' other observers such as
+ * the metrics, and the request's span when tracing is on), and security headers, around the sub-apps; thrown
+ * errors become envelopes.
  */
 export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", observeRequests([accessLog(services.logger), ...services.requestObservers]));
+  const spans = services.tracer === undefined ? undefined : requestSpans(services.tracer);
+  const observers = [accessLog(services.logger), ...services.requestObservers];
+  app.use("*", observeRequests(spans === undefined ? observers : [...observers, spans.close]));
+  if (spans !== undefined) app.use("*", spans.open);
   app.use("*", securityHeaders);
   app.onError((error, c) => answerFailure(c, services.logger, c.get("requestId"), error));
   app.route("/", createHealthApp(services));

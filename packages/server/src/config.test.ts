@@ -46,6 +46,25 @@ describe("loadConfig (README: Environment)", () => {
     });
   });
 
+  it.each([
+    ["unset: metrics off", {}, { metricsPort: undefined, metricsHost: "127.0.0.1" }],
+    ["a port: on 127.0.0.1", { WEBINAR_METRICS_PORT: "9464" }, { metricsPort: 9464, metricsHost: "127.0.0.1" }],
+    ["0: any free port", { WEBINAR_METRICS_PORT: "0" }, { metricsPort: 0, metricsHost: "127.0.0.1" }],
+    [
+      "another host",
+      { WEBINAR_METRICS_PORT: "9464", WEBINAR_METRICS_HOST: "0.0.0.0" },
+      { metricsPort: 9464, metricsHost: "0.0.0.0" },
+    ],
+  ])("WEBINAR_METRICS_PORT / WEBINAR_METRICS_HOST, %s", (_name, env, expected) => {
+    expect(loadConfig(env)).toMatchObject(expected);
+  });
+
+  it("WEBINAR_METRICS_PORT out of range is refused naming it", () => {
+    expect(() => loadConfig({ WEBINAR_METRICS_PORT: "70000" })).toThrow(
+      /WEBINAR_METRICS_PORT must be between 0 and 65535/,
+    );
+  });
+
   it("DATABASE_URL selects PostgreSQL and requires WEBINAR_SECRET_KEY", () => {
     expect(() => loadConfig({ DATABASE_URL: "postgres://u@h/db" })).toThrow(/WEBINAR_SECRET_KEY is required/);
     const config = loadConfig({ DATABASE_URL: "postgres://u@h/db", WEBINAR_SECRET_KEY: "ab".repeat(32) });

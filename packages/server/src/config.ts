@@ -66,6 +66,12 @@ export interface ServerConfig {
   finalizeGraceSeconds: number;
   /** How often each process looks for due finalizations. */
   finalizePollMs: number;
+  /**
+   * The Prometheus metrics listener (`GET /metrics`), never the public port: its port (0: a free one), undefined
+   * when metrics are off, and its address.
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 /** The admin token guards the whole merchant console: a shorter one is refused at start. */
@@ -241,5 +247,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     shutdownGraceMs: integer(env, "WEBINAR_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     finalizeGraceSeconds: integer(env, "WEBINAR_FINALIZE_GRACE_SECONDS", 120, 0, 7 * 86_400),
     finalizePollMs: integer(env, "WEBINAR_FINALIZE_POLL_MS", 5000, 10, 3_600_000),
+    metricsPort:
+      text(env, "WEBINAR_METRICS_PORT") === undefined ? undefined : integer(env, "WEBINAR_METRICS_PORT", 0, 0, 65535),
+    metricsHost: text(env, "WEBINAR_METRICS_HOST") ?? "127.0.0.1",
   };
 }

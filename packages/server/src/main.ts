@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * `node dist/main.js` (the root `pnpm start`): reads the environment, starts the server in the foreground and
- * shuts down gracefully on SIGTERM or SIGINT (stop accepting, finish requests in flight, close the database).
+ * shuts down gracefully on SIGTERM or SIGINT (stop accepting, finish requests in flight, commit the pending batched
+ * writes, close the database, export the last spans).
  */
 import { loadConfig, type ServerConfig } from "./config";
 import { startServer } from "./server";
 import { describeStartError } from "./start-error";
+import { startTracing } from "./tracing/start-tracing";
 
 const USAGE = `Usage: webinar-server [--help]
 
@@ -26,6 +28,9 @@ Runs the Webinar Open API reference server in the foreground, configured by the 
   WEBINAR_DB_CONNECT_TIMEOUT_MS (2000)    time limit to connect to PostgreSQL or wait for a pooled connection
   WEBINAR_DB_STATEMENT_TIMEOUT_MS (1500)  time limit of one statement (the client gives up 500 ms later)
   WEBINAR_SHUTDOWN_GRACE_MS (10000)       how long SIGTERM waits for requests in flight
+  WEBINAR_METRICS_PORT, WEBINAR_METRICS_HOST (127.0.0.1)   Prometheus metrics at GET /metrics on a listener of
+                                          its own (off while the port is unset)
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_EXPORTER, ...   OpenTelemetry traces (off unless they set an exporter)
   WEBINAR_CLOCK_SKEW_SECONDS, WEBINAR_MAX_BODY_BYTES, WEBINAR_PUBLIC_WATCH_ORIGIN, WEBINAR_ALLOWED_ORIGINS,
   REDIS_URL, WEBINAR_MODERATION_URL       see the package README for these and the rest
 On a first start with an empty database it creates a demo merchant, prints its credentials once and, on a
@@ -41,19 +46,24 @@ async function main(): Promise<void> {
   let config: ServerConfig | undefined;
   try {
     config = loadConfig(process.env);
-    const server = await startServer(config);
+    const tracing = await startTracing(process.env);
+    const server = await startServer(config, { tracer: tracing?.tracer });
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       server.services.logger.info({ signal }, "shutting down");
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          server.services.logger.error({ err: error }, "shutdown failed");
-          process.exit(1);
-        },
-      );
+      server
+        .close()
+        // The last spans are exported before the process exits.
+        .then(() => tracing?.shutdown())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            server.services.logger.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));

@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Writable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
+import type { Tracer } from "@opentelemetry/api";
 import type { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { NonceStore } from "@org/webinar-validator";
@@ -26,6 +27,8 @@ import type { Database } from "./db/schema";
 import { trackRequests } from "./http/graceful-close";
 import { applyConnectionLimits, httpServerOptions } from "./http/server-options";
 import { createLogger, logStyle, type Logger } from "./log";
+import { listenForScrapes, type MetricsListener } from "./metrics/metrics-listener";
+import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics";
 import { systemRuntime, type Runtime } from "./runtime";
 import { seedDemo, type DemoSeed } from "./seed/demo";
 import { resolveAdminToken, saveDemoCredentials } from "./seed/demo-credentials";
@@ -38,6 +41,7 @@ import { createDisplayNameModerator } from "./viewers/moderation";
 import { createViewerUpserter } from "./viewers/upsert";
 import { startFinalizer, type Finalizer } from "./watch-data/finalize";
 import { createHeartbeatBatcher } from "./watch/heartbeat-batcher";
+import { tracedNonceStore, tracedVerifier } from "./tracing/traced-verifier";
 import { createWebinarDirectory } from "./webinars/webinar-directory";
 import type { DestinationStream } from "pino";
 
@@ -55,6 +59,11 @@ export interface ServerOptions {
   redisKeyPrefix?: string;
   webinarMetadata?: WebinarMetadataSource;
   watchDomains?: WatchDomainResolver;
+  /**
+   * The tracer of a started OpenTelemetry SDK (main.ts starts it when the `OTEL_*` variables configure an
+   * exporter): each request, verification, nonce claim and statement becomes a span. Undefined: no spans.
+   */
+  tracer?: Tracer | undefined;
 }
 
 /** A created server; `listen` starts serving. */
@@ -69,7 +78,12 @@ export interface WebinarServer {
   readonly finalizer: Finalizer;
   /** The base URL once listening, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
-  /** Stops accepting connections, lets requests in flight finish (up to the grace period), closes stores. */
+  /** Where Prometheus scrapes once listening (`http://127.0.0.1:9464/metrics`); undefined when metrics are off. */
+  readonly metricsUrl: string | undefined;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to the grace period), commits the pending
+   * batched writes (heartbeat credits, nonce claims, and every other group commit's drain), closes stores.
+   */
   close(): Promise<void>;
 }
 
@@ -102,7 +116,7 @@ export interface Storage {
   owned: boolean;
 }
 
-async function openStorage(config: ServerConfig, logger: Logger): Promise<Storage> {
+async function openStorage(config: ServerConfig, logger: Logger, tracer: Tracer | undefined): Promise<Storage> {
   const { storage } = config;
   // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
   const lock =
@@ -116,6 +130,7 @@ async function openStorage(config: ServerConfig, logger: Logger): Promise<Storag
         statementTimeoutMs: config.dbStatementTimeoutMs,
         poolMax: config.dbPoolMax,
         onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
+        tracer,
       }),
     );
     return { database, lock, owned: true };
@@ -140,7 +155,9 @@ async function buildServices(
   nonces: ServerNonceStore,
   listeningPort: () => number | undefined,
   logger: Logger,
+  metrics: ServerMetrics | undefined,
 ): Promise<AppServices> {
+  const { tracer } = options;
   const runtime = options.runtime ?? systemRuntime;
   const box = createSecretBox(
     await startStep("data directory", () => resolveSecretKey(config.secretKey, config.storage, runtime)),
@@ -156,6 +173,9 @@ async function buildServices(
   });
   const uidRange = { min: config.uidMin, max: config.uidMax };
   const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort() ?? config.port}`;
+  const nonceStore = tracer === undefined ? nonces.store : tracedNonceStore(nonces.store, tracer);
+  const verifier = createVerifier(config, apiKeys, nonceStore, runtime, logger);
+  const heartbeats = createHeartbeatBatcher({ db, runtime, logger, onWrite: metrics?.heartbeatBatchWritten });
   return {
     config,
     db,
@@ -168,10 +188,13 @@ async function buildServices(
     upsertViewer: createViewerUpserter({ db, moderator, uidRange, runtime }),
     webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(webinars),
     watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
-    verifier: createVerifier(config, apiKeys, nonces.store, runtime, logger),
+    verifier: tracer === undefined ? verifier : tracedVerifier(verifier, tracer),
     cursorKey: box.deriveKey("viewer watch cursor v1"),
-    heartbeats: createHeartbeatBatcher({ db, runtime, logger }),
-    requestObservers: [],
+    heartbeats,
+    requestObservers: metrics === undefined ? [] : [metrics.observeRequest],
+    metrics,
+    tracer,
+    pendingWrites: [() => heartbeats.drain()],
   };
 }
 
@@ -232,7 +255,7 @@ function loggerFor(config: ServerConfig, options: ServerOptions): Logger {
  */
 export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<WebinarServer> {
   const logger = loggerFor(config, options);
-  return createServerOn(await openStorage(config, logger), config, options, logger);
+  return createServerOn(await openStorage(config, logger, options.tracer), config, options, logger);
 }
 
 /**
@@ -247,20 +270,27 @@ export async function createServerOn(
 ): Promise<WebinarServer> {
   const runtime = options.runtime ?? systemRuntime;
   const { db } = storage.database;
+  // Metrics only when they are served: a server without WEBINAR_METRICS_PORT does no metric work at all.
+  const metrics = config.metricsPort === undefined ? undefined : createServerMetrics();
   const nonces = openNonceStore({
     db,
     runtime,
     redisUrl: config.redisUrl,
     redisKeyPrefix: options.redisKeyPrefix,
     custom: options.nonceStore,
+    onWrite: metrics?.nonceBatchWritten,
   });
   let listeningPort: number | undefined;
   let services: AppServices;
   let demo: DemoSeed;
   let changes: ChangeFeed | undefined;
   try {
-    changes = await startStep("database", () => openChangeFeed(config.storage, storage.database, logger));
-    services = await buildServices(config, options, db, changes, nonces, () => listeningPort, logger);
+    const feed = await startStep("database", () =>
+      openChangeFeed(config.storage, storage.database, logger, metrics?.cacheRead),
+    );
+    changes = feed;
+    services = await buildServices(config, options, db, feed, nonces, () => listeningPort, logger, metrics);
+    metrics?.watch(feed, { db, runtime, pool: storage.database.pool });
     demo = config.seedDemo ? await seedDemo(db, services.apiKeys, runtime) : { kind: "none" };
     // WEBINAR_ADMIN_TOKEN, or the demo's own token on its data directory (seed/demo-credentials.ts).
     const adminToken = await startStep("data directory", () => resolveAdminToken(config, demo, runtime));
@@ -283,6 +313,7 @@ export async function createServerOn(
   const finalizer = startFinalizer(db, services.changes, runtime, logger, config.finalizePollMs);
 
   let url: string | undefined;
+  let metricsListener: MetricsListener | undefined;
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -293,10 +324,20 @@ export async function createServerOn(
       if (url === undefined) throw new Error("the server is not listening yet");
       return url;
     },
+    get metricsUrl() {
+      return metricsListener?.url;
+    },
     async listen() {
       const listening = await listenOn(httpServer, config);
       ({ url, port: listeningPort } = listening);
-      logger.info({ url, storage: config.storage.kind, nonceStore: nonces.kind }, "listening");
+      if (metrics !== undefined && config.metricsPort !== undefined) {
+        metricsListener = await listenForScrapes(metrics.registry, config.metricsHost, config.metricsPort);
+        logger.info({ metricsUrl: metricsListener.url }, "metrics listening");
+      }
+      logger.info(
+        { url, storage: config.storage.kind, nonceStore: nonces.kind, tracing: options.tracer !== undefined },
+        "listening",
+      );
       return listening;
     },
     close() {
@@ -306,8 +347,11 @@ export async function createServerOn(
         if (httpServer.listening)
           logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
         await requests.close(config.shutdownGraceMs);
-        // Heartbeats of requests cut at the grace period's end are still credited before the database closes.
-        await services.heartbeats.drain();
+        // Every acknowledged write is committed before the database closes; anything a cut request left
+        // pending is committed too.
+        await Promise.all(services.pendingWrites.map((drain) => drain()));
+        await nonces.drain();
+        await metricsListener?.close();
         await services.changes.close();
         await nonces.close();
         await closeStorage(storage);

@@ -1,4 +1,5 @@
 /** Everything the routes need, built once by server.ts and passed down (no module-level state). */
+import type { Tracer } from "@opentelemetry/api";
 import type { Kysely } from "kysely";
 import type { ChangeFeed } from "./cache/change-feed";
 import type { RequestVerifier } from "@org/webinar-validator";
@@ -7,6 +8,7 @@ import type { ServerConfig } from "./config";
 import type { Database } from "./db/schema";
 import type { RequestObserver } from "./http/request-observation";
 import type { Logger } from "./log";
+import type { ServerMetrics } from "./metrics/server-metrics";
 import type { Runtime } from "./runtime";
 import type { HeartbeatBatcher } from "./watch/heartbeat-batcher";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
@@ -38,4 +40,16 @@ export interface AppServices {
   heartbeats: HeartbeatBatcher;
   /** Observers of each answered request besides the access log (http/request-observation.ts). */
   requestObservers: RequestObserver[];
+  /** The Prometheus metrics; undefined when WEBINAR_METRICS_PORT is unset (then nothing is measured). */
+  metrics: ServerMetrics | undefined;
+  /**
+   * The tracer of the OpenTelemetry SDK when the `OTEL_*` variables configure an exporter; undefined otherwise
+   * (then no span is made).
+   */
+  tracer: Tracer | undefined;
+  /**
+   * Batched writes (group commits) that must be committed before the database closes: each registers its
+   * `drain()` here, and shutdown runs them all after the last request was answered.
+   */
+  pendingWrites: Array<() => Promise<void>>;
 }

@@ -8,7 +8,7 @@ import { ConfigError, type ServerConfig } from "./config";
 import { DataDirLockedError } from "./data-dir-lock";
 
 /** The steps of a start that can fail because of the machine or a setting. */
-export type StartStage = "data directory" | "database" | "listen";
+export type StartStage = "data directory" | "database" | "listen" | "metrics listen";
 
 /** A failure of one start step, with the error that caused it. */
 export class StartStepError extends Error {
@@ -130,6 +130,12 @@ function describeStep(error: StartStepError, config: ServerConfig): string {
     case "listen": {
       const reason = (code !== undefined ? LISTEN_REASONS[code] : undefined) ?? firstLine(error.cause);
       return `cannot listen on ${config.host}:${config.port}: ${reason}; set PORT (or HOST) to a free address`;
+    }
+    case "metrics listen": {
+      const reason =
+        (code !== undefined ? LISTEN_REASONS[code]?.replace(/^HOST/, "WEBINAR_METRICS_HOST") : undefined) ??
+        firstLine(error.cause);
+      return `cannot listen for metrics on ${config.metricsHost}:${config.metricsPort}: ${reason}; set WEBINAR_METRICS_PORT (or WEBINAR_METRICS_HOST) to a free address`;
     }
   }
 }

@@ -100,6 +100,9 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(503);
+      const readiness = await fetch(`${server.url}/readyz`);
+      expect(readiness.status).toBe(503);
+      expect(((await readiness.json()) as { error: { code: string } }).error.code).toBe("STORAGE_UNAVAILABLE");
 
       await postgres.start();
       // The pool replaces its broken connections by itself; allow a few attempts for that.
@@ -109,6 +112,7 @@ describe.skipIf(!privatePostgresAvailable)("database outage (private PostgreSQL 
         if (!recovered) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(recovered).toBe(true);
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       expect((await client.upsertViewer({ externalUserId: `after-${mode}` })).created).toBe(true);
       expect((await client.issueLoginTicket({ uid: viewer.uid, ticketCode })).loginTicket).toMatch(/^lt_/);
     }

@@ -74,6 +74,15 @@ describe("a start that fails says what to change in one line, exit code 1", () =
     );
   });
 
+  it("metrics port in use -> WEBINAR_METRICS_PORT (or WEBINAR_METRICS_HOST)", async () => {
+    await expectOneLineFailure(
+      { WEBINAR_METRICS_PORT: String(portOf(busyPort)) },
+      new RegExp(
+        `cannot listen for metrics on 127\\.0\\.0\\.1:${portOf(busyPort)}: the address is already in use; set WEBINAR_METRICS_PORT \\(or WEBINAR_METRICS_HOST\\)`,
+      ),
+    );
+  });
+
   it("HOST that is not an address of this machine -> PORT/HOST", async () => {
     await expectOneLineFailure(
       { HOST: "192.0.2.1" },
@@ -159,6 +168,7 @@ describe("a start that fails says what to change in one line, exit code 1", () =
     ],
     ["WEBINAR_MAX_CONNECTIONS", "0", /WEBINAR_MAX_CONNECTIONS must be between 1 and/],
     ["WEBINAR_DB_STATEMENT_TIMEOUT_MS", "soon", /WEBINAR_DB_STATEMENT_TIMEOUT_MS must be a whole number/],
+    ["WEBINAR_METRICS_PORT", "metrics", /WEBINAR_METRICS_PORT must be a whole number/],
   ])("configuration error in %s -> names the variable", async (name, value, line) => {
     await expectOneLineFailure({ [name]: value }, line);
   });

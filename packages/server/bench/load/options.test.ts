@@ -36,6 +36,11 @@ describe("loadBenchOptions: what is measured", () => {
       argv: ["--profile", "heartbeat"],
       expected: { operations: ["heartbeat"], twoProcesses: false, heartbeatViewers: 3000, profile: "heartbeat" },
     },
+    {
+      name: "--tracing -> every operation, also on a traced server, no two-process rows",
+      argv: ["--tracing"],
+      expected: { operations: ALL, twoProcesses: false, tracing: true, profile: undefined },
+    },
   ])("$name", ({ argv, expected }) => {
     expect(loadBenchOptions(argv, {})).toMatchObject(expected);
   });
@@ -49,6 +54,7 @@ describe("loadBenchOptions: what is measured", () => {
     { argv: ["--only", "heartbeats"], message: 'got "heartbeats"' },
     { argv: ["--profile", "heartbeat,issueLoginTicket"], message: "--profile takes one operation" },
     { argv: ["--viewers", "0"], message: "--viewers must be a whole number >= 1" },
+    { argv: ["--tracing", "--profile", "heartbeat"], message: "--tracing and --profile measure apart" },
   ])("$argv -> error naming what is wrong", ({ argv, message }) => {
     expect(() => loadBenchOptions(argv, {})).toThrow(message);
   });

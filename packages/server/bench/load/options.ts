@@ -34,6 +34,8 @@ export interface LoadBenchOptions {
   twoProcesses: boolean;
   /** Set with `--profile`: the server runs under `node --cpu-prof` for this one operation. */
   profile: OperationId | undefined;
+  /** With `--tracing`: each operation also measured on a server exporting OpenTelemetry traces, beside the floor. */
+  tracing: boolean;
 }
 
 const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
@@ -52,6 +54,8 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --only <list>          measure only these operations (no two-process rows): ${OPERATIONS.map((operation) => operation.id).join(",")}
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
+  --tracing              measure each operation again on a server with tracing on (OTLP to a local sink), each
+                         beside the floor measured with it: the cost of tracing on and off (no two-process rows)
 `;
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -107,6 +111,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       viewers: { type: "string" },
       only: { type: "string" },
       profile: { type: "string" },
+      tracing: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -121,6 +126,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
   const viewers = values.viewers ?? env.BENCH_LOAD_VIEWERS ?? (quick ? "300" : "3000");
   if (values.profile?.includes(",")) throw new Error(`--profile takes one operation, got "${values.profile}"`);
   const profile = values.profile === undefined ? undefined : operationIds("--profile", values.profile)[0];
+  if (profile !== undefined && values.tracing) throw new Error("--tracing and --profile measure apart: give one");
   const operations =
     profile !== undefined
       ? [profile]
@@ -141,7 +147,8 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     watchedViewers: quick ? 150 : 300,
     heartbeatViewers: wholeNumber("--viewers", viewers, 1),
     operations,
-    twoProcesses: profile === undefined && values.only === undefined,
+    twoProcesses: profile === undefined && values.only === undefined && !values.tracing,
     profile,
+    tracing: values.tracing,
   };
 }

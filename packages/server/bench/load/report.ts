@@ -211,6 +211,32 @@ function twoProcessLines(result: LoadBenchResult): string[] {
   return lines;
 }
 
+/** `--tracing`: each operation with tracing off and on, each beside the floor measured right after it. */
+function tracingLines(result: LoadBenchResult): string[] {
+  if (result.tracing === null) return [];
+  const { rows, exports, bytes } = result.tracing;
+  return [
+    "",
+    "Tracing off and on (on: OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a local sink), each beside the floor measured after it:",
+    table(
+      ["operation", "database", "off req/s", "floor", "off/floor", "on req/s", "floor", "on/floor", "on/off p99 ms"],
+      rows.map((row) => [
+        row.label,
+        row.database,
+        fixed(row.off.requestsPerSecond, 0),
+        fixed(row.floorWithOff.requestsPerSecond, 0),
+        fixed(row.offToFloor, 2),
+        fixed(row.on.requestsPerSecond, 0),
+        fixed(row.floorWithOn.requestsPerSecond, 0),
+        fixed(row.onToFloor, 2),
+        `${fixed(row.on.p99Ms, 1)} / ${fixed(row.off.p99Ms, 1)}`,
+      ]),
+      [true, true],
+    ),
+    `  the sink received ${exports} trace exports (${(bytes / 1_048_576).toFixed(1)} MiB)`,
+  ];
+}
+
 /** The goals, each met or not, and whether every answer was right. */
 function goalLines(result: LoadBenchResult): string[] {
   const postgres = result.databases.find((database) => database.database === "postgres")?.operations ?? [];
@@ -280,7 +306,7 @@ function goalLines(result: LoadBenchResult): string[] {
 
 /** The human-readable report. */
 export function textReport(result: LoadBenchResult): string {
-  const lines = [...introLines(result), ...databaseLines(result), ...twoProcessLines(result)];
+  const lines = [...introLines(result), ...databaseLines(result), ...twoProcessLines(result), ...tracingLines(result)];
   for (const profile of result.profiles ?? []) lines.push(...profileLines(profile));
   lines.push(...goalLines(result));
   return `${lines.join("\n")}\n`;

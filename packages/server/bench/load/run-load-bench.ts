@@ -23,6 +23,7 @@ import { type Figures, measure, type RunSettings, type Target } from "./measure"
 import { BATCHED_HEARTBEAT_FLOOR_PATH, operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
 import { createRunDatabase } from "../postgres-run-database";
+import { startOtlpSink } from "./otlp-sink";
 import { type RunningProcess, startProcess } from "./processes";
 
 export interface OperationRow {
@@ -44,6 +45,19 @@ export interface TwoProcessRow {
   twoProcesses: Figures;
   /** Two processes' requests per second over one's. */
   ratio: number;
+}
+
+/** One operation with tracing off and on, each beside the floor measured right after it. */
+export interface TracingRow {
+  database: DatabaseKind;
+  operation: OperationId;
+  label: string;
+  off: Figures;
+  floorWithOff: Figures;
+  on: Figures;
+  floorWithOn: Figures;
+  offToFloor: number;
+  onToFloor: number;
 }
 
 export interface ProfileRow {
@@ -71,6 +85,8 @@ export interface LoadBenchResult {
   twoProcesses: TwoProcessRow[] | null;
   /** With `--profile`: per database, where the server spent its busy time in the measured seconds. */
   profiles: ProfileRow[] | null;
+  /** With `--tracing`: every operation with tracing off and on; and the trace exports the sink received. */
+  tracing: { rows: TracingRow[]; exports: number; bytes: number } | null;
   /** Every error of every row (non-200 answers, wrong shapes, connection errors and timeouts). */
   errors: number;
 }
@@ -282,6 +298,47 @@ interface DatabaseRun {
   rows: OperationRow[];
   twoProcesses: TwoProcessRow[] | null;
   profiles: ProfileRow[];
+  tracing: TracingRow[];
+}
+
+/**
+ * `--tracing`: the untraced server is stopped and one with tracing on (OTEL_* pointing at `sinkUrl`) starts on the
+ * same data; each operation is measured on it and then on the floor again.
+ */
+async function benchTracing(
+  options: LoadBenchOptions,
+  database: DatabaseKind,
+  untraced: { server: RunningProcess; rows: OperationRow[]; fixture: Fixture },
+  floor: Target,
+  storage: { server: Record<string, string>; secretKey: string },
+  sinkUrl: string,
+): Promise<TracingRow[]> {
+  await untraced.server.stop();
+  progress(`${database}: the same server with tracing on (OTLP to a local sink)`);
+  const tracedEnv = { ...storage.server, OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" };
+  const traced: Target = {
+    process: await startServer(options, tracedEnv, storage.secretKey),
+    fixture: untraced.fixture,
+  };
+  const rows: TracingRow[] = [];
+  for (const row of untraced.rows) {
+    const operation = operationById(row.operation);
+    const on = await measure(operation, [traced], settingsOf(options));
+    const floorWithOn = await measure(operation, [floor], settingsOf(options));
+    progress(`  [${database}] ${operation.label}: traced server ${describe(on)}, floor ${describe(floorWithOn)}`);
+    rows.push({
+      database,
+      operation: row.operation,
+      label: row.label,
+      off: row.server,
+      floorWithOff: row.floor,
+      on,
+      floorWithOn,
+      offToFloor: row.serverToFloor,
+      onToFloor: on.requestsPerSecond / floorWithOn.requestsPerSecond,
+    });
+  }
+  return rows;
 }
 
 /**
@@ -294,6 +351,7 @@ async function benchDatabase(
   database: DatabaseKind,
   storage: { server: Record<string, string>; floor: string; secretKey: string },
   afterRows?: (first: Target) => Promise<TwoProcessRow[]>,
+  sinkUrl?: string,
 ): Promise<DatabaseRun> {
   const profiles = await profileDirectory(options);
   const profile = profiles === undefined ? undefined : { directory: profiles, name: `${database}-server.cpuprofile` };
@@ -305,34 +363,34 @@ async function benchDatabase(
   });
   const floor = await startFloor(options, storage.floor);
   const first: Target = { process: server, fixture };
-  const rows = await benchOperations(
-    database,
-    options.operations,
-    first,
-    { process: floor, fixture: floorFixture(fixture, options.existingViewers) },
-    settingsOf(options),
-  );
+  const floorTarget: Target = { process: floor, fixture: floorFixture(fixture, options.existingViewers) };
+  const rows = await benchOperations(database, options.operations, first, floorTarget, settingsOf(options));
+  const tracing =
+    sinkUrl === undefined
+      ? []
+      : await benchTracing(options, database, { server, rows, fixture }, floorTarget, storage, sinkUrl);
   await floor.stop();
   if (profile !== undefined) {
     await server.stop();
     const file = join(profile.directory, profile.name);
-    return { rows, twoProcesses: null, profiles: summarizeProfile(database, file, rows) };
+    return { rows, twoProcesses: null, profiles: summarizeProfile(database, file, rows), tracing };
   }
-  return { rows, twoProcesses: afterRows === undefined ? null : await afterRows(first), profiles: [] };
+  return { rows, twoProcesses: afterRows === undefined ? null : await afterRows(first), profiles: [], tracing };
 }
 
-function benchPglite(options: LoadBenchOptions): Promise<DatabaseRun> {
+function benchPglite(options: LoadBenchOptions, sinkUrl?: string): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PGlite: starting the server and the floor app, making the data");
-    return benchDatabase(options, "pglite", {
+    const storage = {
       server: { WEBINAR_DATA_DIR: await temporaryDirectory("server") },
       floor: await temporaryDirectory("floor"),
       secretKey: randomBytes(32).toString("hex"),
-    });
+    };
+    return benchDatabase(options, "pglite", storage, undefined, sinkUrl);
   });
 }
 
-function benchPostgres(options: LoadBenchOptions): Promise<DatabaseRun> {
+function benchPostgres(options: LoadBenchOptions, sinkUrl?: string): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
     const serverDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_server");
@@ -352,6 +410,7 @@ function benchPostgres(options: LoadBenchOptions): Promise<DatabaseRun> {
       "postgres",
       { server: storage, floor: floorDatabase.url, secretKey },
       options.twoProcesses ? secondProcess : undefined,
+      sinkUrl,
     );
   });
 }
@@ -364,16 +423,24 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
   const databases: LoadBenchResult["databases"] = [];
   let twoProcesses: TwoProcessRow[] | null = null;
   const profiles: ProfileRow[] = [];
-  for (const database of ["pglite", "postgres"] as const) {
-    if (!options.databases.includes(database)) continue;
-    const run = await (database === "pglite" ? benchPglite(options) : benchPostgres(options));
-    databases.push({ database, operations: run.rows });
-    twoProcesses ??= run.twoProcesses;
-    profiles.push(...run.profiles);
+  const tracingRows: TracingRow[] = [];
+  const sink = options.tracing ? await startOtlpSink() : undefined;
+  try {
+    for (const database of ["pglite", "postgres"] as const) {
+      if (!options.databases.includes(database)) continue;
+      const run = await (database === "pglite" ? benchPglite(options, sink?.url) : benchPostgres(options, sink?.url));
+      databases.push({ database, operations: run.rows });
+      twoProcesses ??= run.twoProcesses;
+      profiles.push(...run.profiles);
+      tracingRows.push(...run.tracing);
+    }
+  } finally {
+    await sink?.close();
   }
   const figures = [
     ...databases.flatMap((database) => database.operations.flatMap((row) => [row.server, row.floor])),
     ...(twoProcesses ?? []).flatMap((row) => [row.oneProcess, row.twoProcesses]),
+    ...tracingRows.flatMap((row) => [row.on, row.floorWithOn]),
   ];
   return {
     serverMain: options.serverMain,
@@ -390,6 +457,7 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
     databases,
     twoProcesses,
     profiles: options.profile === undefined ? null : profiles,
+    tracing: sink === undefined ? null : { rows: tracingRows, ...sink.received() },
     errors: errorsOf(figures),
   };
 }

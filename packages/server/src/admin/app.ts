@@ -18,6 +18,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
   const routes = adminRoutes();
   for (const route of routes) {
     app.on(route.method, route.path, async (c) => {
+      c.set("operationId", route.operationId);
       const requestId = c.get("requestId");
       const text = await readBodyText(c, SMALL_BODY_BYTES);
       const params = c.req.param() as Record<string, string>;

@@ -4,7 +4,7 @@
  * set. The validator consumes the nonce and decides how long it is kept; the server only prunes and closes.
  */
 import type { Kysely } from "kysely";
-import type { NonceStore } from "@org/webinar-validator";
+import type { BatchWritten, NonceStore } from "@org/webinar-validator";
 import { createPostgresNonceStore, type PostgresQueryable } from "@org/webinar-validator/nonce-store/postgres";
 import { createRedisNonceStore } from "@org/webinar-validator/nonce-store/redis";
 import type { Database } from "../db/schema";
@@ -21,6 +21,8 @@ export interface ServerNonceStore {
   /** Which store it is, for the start log line. */
   kind: "database" | "redis" | "custom";
   prune(): Promise<unknown>;
+  /** Commits the claims gathering now; resolves once every claim made so far is answered (shutdown). */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,8 @@ export interface NonceStoreChoice {
   redisKeyPrefix?: string | undefined;
   /** A store given by the embedding code (tests), used as is. */
   custom?: NonceStore | undefined;
+  /** Told of every batch of claims the database store writes (the metrics). */
+  onWrite?: ((written: BatchWritten) => void) | undefined;
 }
 
 /**
@@ -54,7 +58,8 @@ export interface NonceStoreChoice {
  */
 export function openNonceStore(choice: NonceStoreChoice): ServerNonceStore {
   const nothing = async () => undefined;
-  if (choice.custom !== undefined) return { store: choice.custom, kind: "custom", prune: nothing, close: nothing };
+  if (choice.custom !== undefined)
+    return { store: choice.custom, kind: "custom", prune: nothing, drain: nothing, close: nothing };
   if (choice.redisUrl !== undefined) {
     const client = connectNonceRedis(choice.redisUrl);
     const store = createRedisNonceStore({
@@ -62,12 +67,13 @@ export function openNonceStore(choice: NonceStoreChoice): ServerNonceStore {
       ...(choice.redisKeyPrefix === undefined ? {} : { keyPrefix: choice.redisKeyPrefix }),
     });
     // Redis expires the keys itself.
-    return { store, kind: "redis", prune: nothing, close: () => client.quit() };
+    return { store, kind: "redis", prune: nothing, drain: nothing, close: () => client.quit() };
   }
   const store = createPostgresNonceStore({
     client: kyselyQueryable(choice.db),
     table: NONCE_TABLE,
     now: () => choice.runtime.now(),
+    ...(choice.onWrite === undefined ? {} : { groupCommit: { onWrite: choice.onWrite } }),
   });
-  return { store, kind: "database", prune: () => store.prune(), close: nothing };
+  return { store, kind: "database", prune: () => store.prune(), drain: () => store.drain(), close: nothing };
 }

@@ -24,6 +24,9 @@ export const CHANGE_CHANNEL = "webinar_changes";
 /** A topic that changed, or `"all"`: every cache must go (the listening connection was lost or came back). */
 export type ChangeSignal = ChangeTopic | "all";
 
+/** Told of each read of a cache of `topic`: answered from memory (`hit`) or sent to the database. Must not throw. */
+export type CacheReadObserver = (topic: ChangeTopic, hit: boolean) => void;
+
 /** Where the notifications come from: the state of the listening connection and the topics it hears. */
 export interface ChangeSource {
   /** Whether notifications are being heard now; while not, caches must not answer. */
@@ -46,6 +49,8 @@ export interface ChangeFeed {
   announce(trx: Transaction<Database>, topic: ChangeTopic): Promise<void>;
   /** Clears this process's caches of `topic` (after a commit that announced it). */
   changed(topic: ChangeTopic): void;
+  /** The caches tell of each read here; the feed hands it to the observer it was created with (the metrics). */
+  noteRead: CacheReadObserver;
   close(): Promise<void>;
 }
 
@@ -55,11 +60,12 @@ export function isChangeTopic(value: unknown): value is ChangeTopic {
 
 /**
  * The feed over a database and its notification source. `listen` starts the source with the callback that
- * receives each signal.
+ * receives each signal. `onCacheRead` is told of each read of the caches that use this feed.
  */
 export async function createChangeFeed(
   db: Kysely<Database>,
   listen: (signal: (signal: ChangeSignal) => void) => Promise<ChangeSource>,
+  onCacheRead: CacheReadObserver = () => undefined,
 ): Promise<ChangeFeed> {
   const listeners: Array<(signal: ChangeSignal) => void> = [];
   const emit = (signal: ChangeSignal) => {
@@ -78,6 +84,7 @@ export async function createChangeFeed(
     },
     announce,
     changed: (topic) => emit(topic),
+    noteRead: onCacheRead,
     async write(topic, work) {
       const result = await db.transaction().execute(async (trx) => {
         const value = await work(trx);

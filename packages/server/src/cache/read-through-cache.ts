@@ -32,8 +32,12 @@ export function createReadThroughCache<K extends {}, V extends {}>(
   });
   return {
     async get(key) {
-      if (!feed.listening) return load(key);
+      if (!feed.listening) {
+        feed.noteRead(topic, false);
+        return load(key);
+      }
       const kept = values.get(key);
+      feed.noteRead(topic, kept !== undefined);
       if (kept !== undefined) return kept;
       const readIn = generation;
       const value = await load(key);

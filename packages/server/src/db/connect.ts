@@ -9,12 +9,14 @@
  * the handle's connections prepare the statements of fixed text (db/statements.ts) once each.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely } from "kysely";
+import type { Tracer } from "@opentelemetry/api";
+import { type Dialect, Kysely } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { StorageConfig } from "../config";
 import { migrateToLatest } from "./migrations";
 import { NamingPostgresDialect } from "./naming-postgres-dialect";
+import { tracedDialect } from "../tracing/traced-dialect";
 import type { Database } from "./schema";
 
 export interface DatabaseHandle {
@@ -22,6 +24,8 @@ export interface DatabaseHandle {
   kind: StorageConfig["kind"];
   /** The embedded database itself (its LISTEN/NOTIFY works inside this process); undefined on PostgreSQL. */
   pglite: PGlite | undefined;
+  /** The PostgreSQL pool, for its connection counts (metrics); undefined on the embedded database. */
+  pool: pg.Pool | undefined;
   /** Closes the pool or the embedded database. */
   close(): Promise<void>;
 }
@@ -34,6 +38,8 @@ export interface ConnectOptions {
   pgliteSnapshot?: Blob;
   /** Called with errors of idle pooled connections (a database restart), which must not crash the process. */
   onPoolError?: (error: Error) => void;
+  /** When tracing is on: every statement becomes a span of this tracer. */
+  tracer?: Tracer | undefined;
 }
 
 /**
@@ -56,13 +62,14 @@ async function openPglite(dataDir: string, options: ConnectOptions): Promise<PGl
  * const { db, close } = await connectDatabase({ kind: "pglite", dataDir: "memory:" }, limits);
  */
 export async function connectDatabase(storage: StorageConfig, options: ConnectOptions): Promise<DatabaseHandle> {
-  let db: Kysely<Database>;
+  let dialect: Dialect;
   let pglite: PGlite | undefined;
+  let pool: pg.Pool | undefined;
   if (storage.kind === "pglite") {
     pglite = await openPglite(storage.dataDir, options);
-    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    dialect = new PGliteDialect(pglite);
   } else {
-    const pool = new pg.Pool({
+    pool = new pg.Pool({
       connectionString: storage.databaseUrl,
       max: options.poolMax,
       connectionTimeoutMillis: options.connectTimeoutMs,
@@ -79,13 +86,16 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     // database crashed between two statements) emits its error on the client, which without a listener would
     // take the whole process down. The request itself still sees the failure and answers its 503.
     pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
-    db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool) });
+    dialect = new NamingPostgresDialect(pool);
   }
+  const db = new Kysely<Database>({
+    dialect: options.tracer === undefined ? dialect : tracedDialect(dialect, options.tracer),
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {
     await db.destroy().catch(() => undefined);
     throw error;
   }
-  return { db, kind: storage.kind, pglite, close: () => db.destroy() };
+  return { db, kind: storage.kind, pglite, pool, close: () => db.destroy() };
 }

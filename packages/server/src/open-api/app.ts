@@ -4,17 +4,39 @@
  * answers the rejected ones; a verified request reaches its operation's handler (operations/) with
  * `c.get("webinar")`. Any other path is answered 404 REQUEST_INVALID.
  */
+import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { webinarHono } from "@org/webinar-validator/hono";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { answerFailure, clientGoneAnswers } from "../http/failure";
+import { observedPath } from "../http/request-observation";
 import { jsonResponse } from "../http/respond";
 import { runOperation } from "../operations";
 import type { AppServices } from "../services";
 
+/**
+ * The operation and error code of an Open API request the validator's middleware answered itself (a refused
+ * signature, nonce or body), for the request's observation: the operation from the path, the code from the
+ * envelope of the refusal (only refusals are read, and only when no code was recorded).
+ */
+function recordRefusals(services: AppServices): MiddlewareHandler<AppEnv> {
+  return async function recordRefusal(c, next) {
+    const match = services.verifier.matchPath(c.env?.incoming?.url ?? observedPath(c));
+    if (match.kind !== "unknown") c.set("operationId", match.operationId);
+    await next();
+    if (c.res.status < 400 || c.get("errorCode") !== undefined) return;
+    const envelope = (await c.res
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
+    if (typeof envelope?.error?.code === "string") c.set("errorCode", envelope.error.code);
+  };
+}
+
 export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(recordRefusals(services));
   app.use(clientGoneAnswers(services.logger));
   app.use(webinarHono(services.verifier));
   app.all("*", async (c) => {

@@ -82,6 +82,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
   app.all("/w/api/session", methodNotAllowed);
 
   app.get("/w/api/state", async (c) => {
+    c.set("operationId", "getWatchState");
     const requestId = c.get("requestId");
     const state = await storageStep(() =>
       readWatchState({ sessions, webinars: services.webinars }, c.req.header("cookie"), c.req.query("ticketCode")),

@@ -11,7 +11,7 @@
  * batch commits beside it. That is safe because every batch takes its row locks in one global order
  * (watch-data/heartbeat-credits.ts), which is also what lets several server processes credit the same webinar.
  */
-import { createGroupCommit } from "@org/webinar-validator";
+import { type BatchWritten, createGroupCommit } from "@org/webinar-validator";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../log";
@@ -39,14 +39,17 @@ export function createHeartbeatBatcher(deps: {
   db: Kysely<Database>;
   runtime: Runtime;
   logger: Logger;
+  /** Told of every batch once it has committed or failed (the metrics). */
+  onWrite?: ((written: BatchWritten) => void) | undefined;
 }): HeartbeatBatcher {
   const { db, runtime, logger } = deps;
   const commit = createGroupCommit<HeartbeatCall, PlaybackReport>((calls) => commitHeartbeatBatch(db, calls), {
     maxBatchSize: MAX_BATCH_SIZE,
     maxWaitMs: MAX_WAIT_MS,
-    onWrite({ size, error }) {
-      if (error === undefined) logger.debug({ heartbeats: size }, "heartbeat batch committed");
-      else logger.warn({ heartbeats: size, err: error }, "heartbeat batch failed: none of it credited");
+    onWrite(written) {
+      if (written.error === undefined) logger.debug({ heartbeats: written.size }, "heartbeat batch committed");
+      else logger.warn({ heartbeats: written.size, err: written.error }, "heartbeat batch failed: none of it credited");
+      deps.onWrite?.(written);
     },
   });
   return { credit: (call) => commit({ ...call, at: runtime.now() }), drain: () => commit.drain() };

@@ -35,6 +35,8 @@ export async function readWatchBody<Id extends WatchBodyOperationId>(
   operationId: Id,
   refuse: (issues: ValidationIssue[]) => ServiceError = invalidBody,
 ): Promise<WatchBody<Id>> {
+  // The request's operation for its observation (metrics, access log), known before anything can fail.
+  c.set("operationId", operationId);
   const text = await readBodyText(c, SMALL_BODY_BYTES);
   const body = parseJsonBody(text, c.req.header("content-type"));
   const issues = checkWatchBody(operationId, body);

@@ -282,3 +282,34 @@ describe("exactly once across processes", () => {
     expect(first.batchSizes.length + second.batchSizes.length).toBeLessThan(100);
   });
 });
+
+describe("onWrite and drain", () => {
+  it("onWrite is told of each statement: the claims it carried, its time, no error", async () => {
+    const written: { size: number; durationMs: number; error: unknown }[] = [];
+    const nonces = await storeOn(freshTable(), pool, { groupCommit: { onWrite: (write) => written.push(write) } });
+    await Promise.all(Array.from({ length: 120 }, () => nonces.consume("key", nonce(), FAR_FUTURE)));
+    // The full batch and the rest are written at once, so they may finish in either order.
+    expect(written.map((write) => write.size).sort((a, b) => a - b)).toEqual([20, 100]);
+    expect(written.every((write) => write.error === undefined && write.durationMs > 0)).toBe(true);
+  });
+
+  it("drain() resolves once the claims waiting behind a statement in flight are committed", async () => {
+    const table = freshTable();
+    const nonces = await storeOn(table, pool);
+    const held = await holdTable(table);
+    const claims = Array.from({ length: 5 }, () => nonces.consume("key", nonce(), FAR_FUTURE));
+    await lockWaiters(table, 1);
+    const drained = nonces.drain().then(() => rowsOf(table));
+    await held.release();
+    expect(await drained).toBe(5);
+    expect(await Promise.all(claims)).toEqual([true, true, true, true, true]);
+  });
+
+  it("drain() of a store without group commit, or with nothing pending, resolves at once", async () => {
+    const single = await storeOn(freshTable(), pool, { groupCommit: false });
+    expect(await single.consume("key", nonce(), FAR_FUTURE)).toBe(true);
+    await expect(single.drain()).resolves.toBeUndefined();
+    const idle = await storeOn(freshTable(), pool);
+    await expect(idle.drain()).resolves.toBeUndefined();
+  });
+});

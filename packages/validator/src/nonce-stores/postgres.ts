@@ -25,7 +25,7 @@
  * setInterval(() => void nonceStore.prune(), 60_000).unref();
  */
 import type { NonceStore } from "../nonce-store";
-import { createGroupCommit } from "../group-commit";
+import { type BatchWritten, createGroupCommit } from "../group-commit";
 import { noncePair } from "../nonce-pair";
 import { positiveInteger } from "../positive-integer";
 
@@ -45,9 +45,17 @@ export interface PostgresNonceStoreOptions {
   /**
    * Group commit of claims (see the module's description): `maxBatchSize` bounds the claims one statement carries
    * (default 100), `maxWaitMs` how long claims wait for a statement in flight before they go in one of their own
-   * (default 5); `false` writes each claim by a statement of its own.
+   * (default 5); `onWrite` is told of every statement once it has committed or failed (how many claims it
+   * carried, how long it took: for metrics); `false` writes each claim by a statement of its own.
    */
-  groupCommit?: false | { maxBatchSize?: number; maxWaitMs?: number };
+  groupCommit?: false | GroupCommitChoice;
+}
+
+/** The group commit options of {@link PostgresNonceStoreOptions}. */
+export interface GroupCommitChoice {
+  maxBatchSize?: number;
+  maxWaitMs?: number;
+  onWrite?: (written: BatchWritten) => void;
 }
 
 /** A {@link NonceStore} in PostgreSQL, with its table's schema and the removal of expired rows. */
@@ -56,6 +64,11 @@ export interface PostgresNonceStore extends NonceStore {
   ensureSchema(): Promise<void>;
   /** Deletes the nonces that have expired; resolves how many. Run it now and then (every minute is plenty). */
   prune(): Promise<number>;
+  /**
+   * Writes the claims gathering now and resolves once every claim made so far is committed (or failed): call it
+   * on shutdown before closing the client.
+   */
+  drain(): Promise<void>;
 }
 
 const DEFAULT_TABLE = "webinar_nonces";
@@ -103,8 +116,9 @@ interface Claim {
   expiresAtMs: number;
 }
 
-function groupCommitOptions(groupCommit: { maxBatchSize?: number; maxWaitMs?: number } = {}) {
+function groupCommitOptions(groupCommit: GroupCommitChoice = {}) {
   return {
+    ...(groupCommit.onWrite === undefined ? {} : { onWrite: groupCommit.onWrite }),
     maxBatchSize: positiveInteger(groupCommit.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, "groupCommit.maxBatchSize"),
     maxWaitMs: positiveInteger(groupCommit.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, "groupCommit.maxWaitMs"),
   };
@@ -157,10 +171,11 @@ RETURNING api_key, nonce`;
   const { groupCommit } = options;
   const commitClaim =
     groupCommit === false
-      ? async (claim: Claim) => (await writeClaims([claim]))[0]!
+      ? Object.assign(async (claim: Claim) => (await writeClaims([claim]))[0]!, { drain: async () => undefined })
       : createGroupCommit(writeClaims, groupCommitOptions(groupCommit));
   return {
     consume: (apiKey, nonce, expiresAtMs) => commitClaim({ apiKey, nonce, expiresAtMs }),
+    drain: () => commitClaim.drain(),
     async ensureSchema() {
       for (const statement of postgresNonceStoreSchema(table)) {
         try {

@@ -1,0 +1,204 @@
+/**
+ * Traces: the real server process with the standard OTEL_* variables pointing at a local OTLP receiver speaking
+ * http/json (a small node:http server here). A signed request sent with a W3C `traceparent` appears in that trace
+ * as one span named by its operation, child of the caller's span, with child spans for the verification, the nonce
+ * claim and the database statements; no attribute of any span carries the secret, the signature, the nonce, a
+ * login ticket, the phone number or the body. Without those variables the server makes no span.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import { signRequest } from "@org/webinar-signing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes?: { key: string; value: Record<string, unknown> }[];
+}
+
+/** An OTLP/HTTP receiver of JSON trace exports: every span it was sent, with its service name. */
+async function otlpReceiver(): Promise<{
+  url: string;
+  spans: OtlpSpan[];
+  services: Set<string>;
+  close(): Promise<void>;
+}> {
+  const spans: OtlpSpan[] = [];
+  const services = new Set<string>();
+  const server: Server = createServer((request, response) => {
+    let text = "";
+    request.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+    request.on("end", () => {
+      if (request.url === "/v1/traces" && request.headers["content-type"]?.startsWith("application/json")) {
+        const body = JSON.parse(text) as {
+          resourceSpans: {
+            resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+            scopeSpans: { spans: OtlpSpan[] }[];
+          }[];
+        };
+        for (const resourceSpans of body.resourceSpans) {
+          const name = resourceSpans.resource.attributes.find((attribute) => attribute.key === "service.name");
+          if (name?.value.stringValue !== undefined) services.add(name.value.stringValue);
+          for (const scope of resourceSpans.scopeSpans) spans.push(...scope.spans);
+        }
+      }
+      response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    services,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+async function signedPost(
+  server: ServerProcess,
+  credentials: { apiKey: string; secret: string },
+  path: string,
+  body: unknown,
+  traceparent: string,
+) {
+  const raw = JSON.stringify(body);
+  const { headers } = await signRequest({ ...credentials, path, body: raw });
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { ...headers, traceparent },
+    body: raw,
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as any,
+    sent: { ...headers } as Record<string, string>,
+    raw,
+  };
+}
+
+async function spansOfTrace(receiver: { spans: OtlpSpan[] }, traceId: string, names: string[]): Promise<OtlpSpan[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const found = receiver.spans.filter((span) => span.traceId === traceId);
+    if (names.every((name) => found.some((span) => span.name === name))) return found;
+    if (Date.now() > deadline)
+      throw new Error(`spans ${names.join(", ")} not all received: ${found.map((span) => span.name).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("OpenTelemetry traces over OTLP http/json", () => {
+  let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    receiver = await otlpReceiver();
+    server = await startServerProcess({
+      WEBINAR_DATA_DIR: "memory:",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_SERVICE_NAME: "webinar-trace-test",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  it("continues the caller's trace: the operation's span, with verification, nonce claim and statements under it, and no secret anywhere", async () => {
+    const merchant = await adminMerchant(server.url);
+    const traceId = hex(16);
+    const callerSpan = hex(8);
+    const traceparent = `00-${traceId}-${callerSpan}-01`;
+    const phone = "13912345678";
+    const upsert = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "traced-1", phone, displayName: "Traced Viewer" },
+      traceparent,
+    );
+    expect(upsert).toMatchObject({ status: 200 });
+    const ticket = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/login-tickets",
+      { uid: upsert.body.data.viewer.uid, ticketCode: merchant.ticketCode },
+      traceparent,
+    );
+    expect(ticket.status).toBe(200);
+
+    const spans = await spansOfTrace(receiver, traceId, [
+      "upsertViewer",
+      "issueLoginTicket",
+      "verify request",
+      "claim nonce",
+    ]);
+    const request = spans.find((span) => span.name === "upsertViewer")!;
+    expect(request.parentSpanId).toBe(callerSpan);
+    const attributes = Object.fromEntries(
+      (request.attributes ?? []).map((attribute) => [attribute.key, Object.values(attribute.value)[0]]),
+    );
+    expect(attributes).toMatchObject({
+      "webinar.operation": "upsertViewer",
+      "webinar.surface": "open",
+      "http.request.method": "POST",
+      "webinar.request_id": upsert.body.requestId,
+    });
+    expect(String(attributes["http.response.status_code"])).toBe("200");
+    const childrenOf = (parent: OtlpSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
+    const verify = childrenOf(request).find((span) => span.name === "verify request");
+    expect(verify).toBeDefined();
+    expect(childrenOf(verify!).map((span) => span.name)).toContain("claim nonce");
+    // The statements of the request (its upsert) are its children; the nonce claim's batch statement is under a claim.
+    expect(childrenOf(request).filter((span) => span.name.startsWith("db "))).not.toEqual([]);
+    expect(spans.some((span) => span.name === "db INSERT" && span.parentSpanId !== undefined)).toBe(true);
+    expect(receiver.services).toContain("webinar-trace-test");
+
+    const secrets = {
+      secret: merchant.secret,
+      signature: upsert.sent["X-Signature"]!,
+      nonce: upsert.sent["X-Nonce"]!,
+      ticketNonce: ticket.sent["X-Nonce"]!,
+      loginTicket: ticket.body.data.loginTicket as string,
+      loginUrl: ticket.body.data.loginUrl as string,
+      phone,
+      body: upsert.raw,
+      displayName: "Traced Viewer",
+    };
+    const everyValue = receiver.spans.flatMap((span) =>
+      (span.attributes ?? []).map((attribute) => JSON.stringify(attribute.value)),
+    );
+    for (const [what, value] of Object.entries(secrets))
+      expect({ what, found: everyValue.filter((text) => text.includes(value)) }).toEqual({ what, found: [] });
+  });
+
+  it("admin, watch and health requests are spans named by their operation too", async () => {
+    const traceId = hex(16);
+    const traceparent = `00-${traceId}-${hex(8)}-01`;
+    const answer = await fetch(`${server.url}/readyz`, { headers: { traceparent } });
+    expect(answer.status).toBe(200);
+    const health = await spansOfTrace(receiver, traceId, ["checkReadiness"]);
+    expect(health.find((span) => span.name === "checkReadiness")?.traceId).toBe(traceId);
+    const created = await adminCall(server.url, "POST", "/admin/v1/merchants", { name: "Traced" });
+    expect(created.status).toBe(201);
+    await spansOfTrace(receiver, (await waitForSpanNamed(receiver, "createMerchant")).traceId, ["createMerchant"]);
+  });
+});
+
+async function waitForSpanNamed(receiver: { spans: OtlpSpan[] }, name: string): Promise<OtlpSpan> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const span = receiver.spans.find((candidate) => candidate.name === name);
+    if (span !== undefined) return span;
+    if (Date.now() > deadline) throw new Error(`no span ${name}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
