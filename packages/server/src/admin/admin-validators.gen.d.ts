@@ -24,5 +24,8 @@ export declare const adminOperations: {
 /** Each operation's precompiled request-body validator (operations with a request body). */
 export declare const adminBodyValidators: { readonly [operationId in "createMerchant" | "setMerchantStatus" | "createApiKey" | "revokeApiKey" | "createWebinar" | "setWebinarStatus" | "applyLiveAction" | "finalizeLiveData" | "importPlaybackSession" | "replaceBlockedTerms" | "setWebinarVideo"]: BodyValidator };
 
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export declare const adminQueryValidators: { readonly [operationId in never]: BodyValidator };
+
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */
 export declare const adminPatternMessages: Readonly<Record<string, string>>;

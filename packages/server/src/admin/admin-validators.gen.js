@@ -1539,6 +1539,11 @@ export const adminBodyValidators = Object.freeze({
   setWebinarVideo: validate_setWebinarVideo,
 });
 
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export const adminQueryValidators = Object.freeze({
+
+});
+
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */
 export const adminPatternMessages = Object.freeze({
   "^[A-Za-z0-9_-]+$": "must contain only letters, digits, _ and -",
