@@ -10,37 +10,11 @@ import { consoleOperations } from "../src/console/console-validators.gen.js";
 import { consoleTable } from "../src/console/operations";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { startTestServer, type Merchant, type TestServer } from "./support/harness";
-import { consolePerson, inviteToken, signedInPerson, STRONG_PASSWORD } from "./support/console-client";
+import { consolePerson, inviteToken, sampleCall, signedInPerson, STRONG_PASSWORD } from "./support/console-client";
 import { testClock } from "./support/test-clock";
 
 const IDLE_SECONDS = 3600;
 const THROTTLE_WINDOW_SECONDS = 15 * 60;
-
-/** A request of each operation with path parameters filled in and a body its schema accepts. */
-export function sampleCall(operationId: keyof typeof consoleOperations, ticketCode: string, apiKey: string) {
-  const { method, path } = consoleOperations[operationId];
-  const filled = path.replace("{ticketCode}", ticketCode).replace("{apiKey}", apiKey);
-  const bodies: Partial<Record<keyof typeof consoleOperations, unknown>> = {
-    acceptInvite: { token: "inv_unknown", password: STRONG_PASSWORD },
-    signIn: { email: "nobody@example.com", password: "whatever-password" },
-    setLanguage: { language: "zh-CN" },
-    rollApiKey: { graceSeconds: 60 },
-    setWebinarStatus: { status: "HIDDEN" },
-    runLive: { action: "START" },
-    setWebinarVideos: { liveVideoUrl: "https://video.example.com/live.webm" },
-    createWebinar: { title: "Another" },
-    queryViewers: { mode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 10 },
-  };
-  const needsMode = [
-    "getWatchOverview",
-    "getConcurrencySeries",
-    "getWatchTimeDistribution",
-    "getDeviceBreakdown",
-    "exportViewers",
-  ];
-  const query = needsMode.includes(operationId) ? "?mode=ALL" : "";
-  return { method, path: `${filled}${query}`, body: method === "GET" ? undefined : (bodies[operationId] ?? {}) };
-}
 
 describe.each(DATABASE_KINDS)("console sessions on %s", (kind) => {
   let database: TestDatabase;
