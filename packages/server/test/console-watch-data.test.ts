@@ -51,19 +51,30 @@ function parseCsv(text: string): string[][] {
   let field = "";
   let record: string[] = [];
   let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
+  let i = 0;
+  while (i < text.length) {
     const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") record.push(field), (field = "");
-    else if (char === "\r" && text[i + 1] === "\n") {
+    const next = text[i + 1];
+    i += 1;
+    if (quoted && char === '"' && next === '"') {
+      field += '"';
+      i += 1;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (quoted) {
+      field += char;
+    } else if (char === ",") {
+      record.push(field);
+      field = "";
+    } else if (char === "\r" && next === "\n") {
       record.push(field);
       records.push(record);
-      (record = []), (field = ""), (i += 1);
-    } else field += char;
+      record = [];
+      field = "";
+      i += 1;
+    } else {
+      field += char;
+    }
   }
   return records;
 }
