@@ -2,7 +2,7 @@
  * Builds the docs site into `dist/`: the reference, `dist/index.html`, from `../spec/openapi.yaml`; the reference
  * server's own APIs, its admin API (`dist/admin.html`, from `../packages/server/admin-openapi.yaml`) and its watch
  * page's API (`dist/watch.html`, from `../packages/server/watch-openapi.yaml`) and its merchant console's API
- * (`dist/console.html`, from `../packages/server/console-openapi.yaml`); the spec bundled for download
+ * (`dist/console-api.html`, from `../packages/server/console-openapi.yaml`); the spec bundled for download
  * (`openapi.json`, `openapi.yaml`); the signing test vectors (`signing-vectors.json`); and the Markdown pages
  * (`site.ts`). Each reference is ONE self-contained HTML file:
  *
