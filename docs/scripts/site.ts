@@ -40,7 +40,12 @@ export const referencePages: readonly ReferencePage[] = [
   { path: "index.html", title: "API reference" },
   { path: "admin.html", title: "Admin API (reference server)", serverDocument: "admin-openapi.yaml" },
   { path: "watch.html", title: "Watch page API (reference server)", serverDocument: "watch-openapi.yaml" },
-  { path: "console.html", title: "Merchant console API (reference server)", serverDocument: "console-openapi.yaml" },
+  // Not `console.html`: that is the page of the console's guide for merchants' staff, `console.md`.
+  {
+    path: "console-api.html",
+    title: "Merchant console API (reference server)",
+    serverDocument: "console-openapi.yaml",
+  },
 ];
 
 /** Where a reference page's server document is. */
