@@ -66,6 +66,23 @@ export interface ServerConfig {
   finalizeGraceSeconds: number;
   /** How often each process looks for due finalizations. */
   finalizePollMs: number;
+  /**
+   * The server's own origin as browsers reach it (the console's invite links and its Origin check); undefined:
+   * the origin of each request's Host header (invite links: `http://127.0.0.1:<port>`).
+   */
+  publicOrigin: string | undefined;
+  /** How long a console invite link can be used. */
+  consoleInviteTtlSeconds: number;
+  /** A console session ends after this long without a request (each request slides it)... */
+  consoleSessionIdleSeconds: number;
+  /** ...and at the latest this long after sign-in. */
+  consoleSessionMaxSeconds: number;
+  /** Whether the Open API's requests are written to the console's request log. */
+  requestLogEnabled: boolean;
+  /** Request-log rows older than this are deleted. */
+  requestLogRetentionDays: number;
+  /** At most this many request-log rows are kept per merchant (the newest). */
+  requestLogMaxRowsPerMerchant: number;
 }
 
 /** The admin token guards the whole merchant console: a shorter one is refused at start. */
@@ -184,6 +201,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
   if (uidMin > uidMax) throw new ConfigError(`WEBINAR_UID_MIN (${uidMin}) must not exceed WEBINAR_UID_MAX (${uidMax})`);
 
   const watchOrigin = text(env, "WEBINAR_PUBLIC_WATCH_ORIGIN");
+  const publicOrigin = text(env, "WEBINAR_PUBLIC_ORIGIN");
   const allowedOrigins = (text(env, "WEBINAR_ALLOWED_ORIGINS") ?? "")
     .split(",")
     .map((origin) => origin.trim())
@@ -241,5 +259,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     shutdownGraceMs: integer(env, "WEBINAR_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     finalizeGraceSeconds: integer(env, "WEBINAR_FINALIZE_GRACE_SECONDS", 120, 0, 7 * 86_400),
     finalizePollMs: integer(env, "WEBINAR_FINALIZE_POLL_MS", 5000, 10, 3_600_000),
+    publicOrigin: publicOrigin === undefined ? undefined : parseOrigin(publicOrigin, "WEBINAR_PUBLIC_ORIGIN"),
+    consoleInviteTtlSeconds: integer(env, "WEBINAR_CONSOLE_INVITE_TTL_SECONDS", 7 * 86_400, 60, 90 * 86_400),
+    consoleSessionIdleSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_IDLE_SECONDS", 12 * 3600, 60, 30 * 86_400),
+    consoleSessionMaxSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_MAX_SECONDS", 30 * 86_400, 60, 365 * 86_400),
+    requestLogEnabled: boolean(env, "WEBINAR_REQUEST_LOG", true),
+    requestLogRetentionDays: integer(env, "WEBINAR_REQUEST_LOG_RETENTION_DAYS", 7, 1, 365),
+    requestLogMaxRowsPerMerchant: integer(env, "WEBINAR_REQUEST_LOG_MAX_ROWS", 100_000, 100, 100_000_000),
   };
 }
