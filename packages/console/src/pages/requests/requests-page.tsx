@@ -76,7 +76,7 @@ function RequestsTable({ items }: { items: LoggedRequest[] }) {
           {items.map((request) => (
             <Fragment key={request.requestId}>
               <tr data-request-id={request.requestId}>
-                <td>{formatDateTime(request.at)}</td>
+                <td className="nowrap">{formatDateTime(request.at)}</td>
                 <td>
                   <code>{request.apiKey}</code>
                 </td>
