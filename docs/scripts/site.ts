@@ -162,6 +162,7 @@ const PAGE_STYLE = `
   table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 1rem 0; }
   th, td { border: 1px solid var(--line); padding: 0.4rem 0.7rem; text-align: left; vertical-align: top; }
   th { background: var(--code); }
+  img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 `;
 
 const markdown = new Marked({
