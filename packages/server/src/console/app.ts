@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/app-env";
+import { answerFailure } from "../http/failure";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
 import type { AppServices } from "../services";
@@ -72,9 +73,16 @@ export function createConsoleApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const routes = Object.entries(consoleOperations) as [ConsoleOperationId, { method: string; path: string }][];
   for (const [operationId, { method, path }] of routes) {
-    app.on(method, honoPath(path), (c) => {
+    app.on(method, honoPath(path), async (c) => {
       c.set("operationId", operationId);
-      return runOperation(c, services, operationId);
+      try {
+        return await runOperation(c, services, operationId);
+      } catch (error) {
+        // A throttled sign-in says when to try again, in the header clients and browsers read.
+        const retryAfter = error instanceof ServiceError ? error.details?.retryAfterSeconds : undefined;
+        if (typeof retryAfter !== "number") throw error;
+        return answerFailure(c, services.logger, c.get("requestId"), error, { "Retry-After": String(retryAfter) });
+      }
     });
   }
   const refuse = (status: 404 | 405) => (c: Context<AppEnv>) => {

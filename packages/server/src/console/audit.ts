@@ -45,7 +45,7 @@ export async function listAuditEvents(
     .selectFrom("console_audit_events as e")
     .leftJoin("console_users as u", "u.id", "e.actor_user_id")
     .select((eb) => [
-      eb.cast<string>("e.id", "text").as("id"),
+      eb.cast<string>("e.id", "text").as("event_id"),
       "e.occurred_at",
       "e.action",
       "e.target",
@@ -59,7 +59,7 @@ export async function listAuditEvents(
   if (after !== undefined) query = query.where("e.id", "<", String(after[0]));
   const rows = await query.execute();
   const items = rows.slice(0, PAGE_SIZE).map((row) => ({
-    eventId: row.id,
+    eventId: row.event_id,
     at: rfc3339(new Date(row.occurred_at).getTime()),
     actor: row.user_id === null || row.email === null ? null : { userId: row.user_id, email: row.email },
     action: row.action as AuditAction,

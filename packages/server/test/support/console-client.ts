@@ -3,6 +3,7 @@
  * `Origin` set to the server's own on every request (a browser sends it on unsafe ones), and helpers for invites
  * through the admin API.
  */
+import { consoleOperations } from "../../src/console/console-validators.gen.js";
 import type { TestServer } from "./harness";
 
 export interface ConsoleAnswer {
@@ -82,4 +83,30 @@ export async function signedInPerson(
   });
   if (accepted.status !== 200) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return person;
+}
+
+/** A request of each operation with path parameters filled in and a body its schema accepts. */
+export function sampleCall(operationId: keyof typeof consoleOperations, ticketCode: string, apiKey: string) {
+  const { method, path } = consoleOperations[operationId];
+  const filled = path.replace("{ticketCode}", ticketCode).replace("{apiKey}", apiKey);
+  const bodies: Partial<Record<keyof typeof consoleOperations, unknown>> = {
+    acceptInvite: { token: "inv_unknown", password: STRONG_PASSWORD },
+    signIn: { email: "nobody@example.com", password: "whatever-password" },
+    setLanguage: { language: "zh-CN" },
+    rollApiKey: { graceSeconds: 60 },
+    setWebinarStatus: { status: "HIDDEN" },
+    runLive: { action: "START" },
+    setWebinarVideos: { liveVideoUrl: "https://video.example.com/live.webm" },
+    createWebinar: { title: "Another" },
+    queryViewers: { mode: "REPLAY", sort: "WATCH_SECONDS_DESC", pageSize: 10 },
+  };
+  const needsMode = [
+    "getWatchOverview",
+    "getConcurrencySeries",
+    "getWatchTimeDistribution",
+    "getDeviceBreakdown",
+    "exportViewers",
+  ];
+  const query = needsMode.includes(operationId) ? "?mode=ALL" : "";
+  return { method, path: `${filled}${query}`, body: method === "GET" ? undefined : (bodies[operationId] ?? {}) };
 }

@@ -18,7 +18,7 @@ export async function listRequests(db: Kysely<Database>, merchantId: string, fil
   let query = db
     .selectFrom("open_api_request_log")
     .select((eb) => [
-      eb.cast<string>("id", "text").as("id"),
+      eb.cast<string>("id", "text").as("row_id"),
       "request_id",
       "answered_at",
       "api_key",
@@ -57,5 +57,5 @@ export async function listRequests(db: Kysely<Database>, merchantId: string, fil
     ...(row.canonical_string === null ? {} : { canonicalString: row.canonical_string }),
   }));
   const last = rows[PAGE_SIZE - 1];
-  return rows.length > PAGE_SIZE && last !== undefined ? { items, nextCursor: encodeCursor([last.id]) } : { items };
+  return rows.length > PAGE_SIZE && last !== undefined ? { items, nextCursor: encodeCursor([last.row_id]) } : { items };
 }

@@ -21,7 +21,7 @@ export async function pruneRequestLog(db: Kysely<Database>, settings: RetentionS
   for (const { id: merchantId } of merchants) {
     const oldestKept = await db
       .selectFrom("open_api_request_log")
-      .select((eb) => eb.cast<string>("id", "text").as("id"))
+      .select((eb) => eb.cast<string>("id", "text").as("row_id"))
       .where("merchant_id", "=", merchantId)
       .orderBy("id", "desc")
       .offset(settings.maxRowsPerMerchant - 1)
@@ -31,7 +31,7 @@ export async function pruneRequestLog(db: Kysely<Database>, settings: RetentionS
     await db
       .deleteFrom("open_api_request_log")
       .where("merchant_id", "=", merchantId)
-      .where("id", "<", oldestKept.id)
+      .where("id", "<", oldestKept.row_id)
       .execute();
   }
 }
