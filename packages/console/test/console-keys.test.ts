@@ -258,5 +258,13 @@ describe("the merchant console, keys and request log", () => {
     await checkPage("api-keys-zh-CN");
     await page.getByLabel("语言").selectOption("en");
     await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+
+    // The browser's language chooses for a person who has chosen nothing.
+    const chinese = await browser.newContext({ locale: "zh-CN" });
+    const chinesePage = await chinese.newPage();
+    await chinesePage.goto(`${server.baseUrl}/console/sign-in`);
+    await chinesePage.getByRole("heading", { level: 1, name: "登录" }).waitFor();
+    await chinesePage.getByLabel("邮箱").waitFor();
+    await chinese.close();
   });
 });
