@@ -24,6 +24,7 @@
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -54,6 +55,7 @@ import {
 export const PAGE_TITLE = "Webinar Open API";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const consoleScreenshotsDir = join(docsDir, "console");
 export const defaultOutputPath = join(docsDir, "dist", "index.html");
 /** The reference server's own APIs, each rendered like the spec from its OpenAPI document. */
 const serverReferences = referencePages.flatMap(({ path, serverDocument }) =>
@@ -124,6 +126,9 @@ export function buildDocs(options: BuildOptions = {}): string {
     );
     copyFileSync(signingVectorsPath(), join(outputDir, "signing-vectors.json"));
     renderMarkdownPages(outputDir);
+    // The console guide's screenshots (made by the console's end-to-end tests), beside its page.
+    if (existsSync(consoleScreenshotsDir))
+      cpSync(consoleScreenshotsDir, join(outputDir, "console"), { recursive: true });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

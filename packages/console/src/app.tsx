@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense, useEffect } from "react";
 import { errorCodeOf } from "./api/console-api";
-import { type Me, useMe } from "./api/session";
+import { useMe } from "./api/session";
 import { ErrorMessage } from "./components/error-message";
 import { PublicShell, Shell } from "./components/shell";
 import { useI18n } from "./i18n/i18n";
@@ -67,12 +67,12 @@ function SignedInApp({ route }: { route: Route }) {
     );
   return (
     <Shell me={me.data}>
-      <Page route={route} me={me.data} />
+      <Page route={route} />
     </Shell>
   );
 }
 
-function Page({ route, me }: { route: Route; me: Me }) {
+function Page({ route }: { route: Route }) {
   const { t } = useI18n();
   switch (route.page) {
     case "apiKeys":
@@ -84,7 +84,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
     case "watchData":
       return (
         <Suspense fallback={<p role="status">{t("common.loading")}</p>}>
-          <WatchDataPage ticketCode={route.ticketCode} canChange={me.role === "OWNER"} />
+          <WatchDataPage ticketCode={route.ticketCode} />
         </Suspense>
       );
     default:

@@ -167,6 +167,46 @@ describe("the merchant console, keys and request log", () => {
     await checkPage("request-log");
   });
 
+  it("filters the request log by status, error code, operation and key", async () => {
+    const statuses = () => page.locator("tbody tr[data-request-id] td:nth-child(4)").allTextContents();
+    await page.getByLabel("Request id").fill("");
+    await page.getByLabel("Status").fill("4xx");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(statuses).toEqual(["401"]);
+    await page.getByLabel("Status").fill("");
+    await page.getByLabel("Error code").fill("NONE");
+    await page.getByLabel("Operation").selectOption("upsertViewer");
+    await page.getByLabel("API key").selectOption(key.apiKey);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(statuses).toEqual(["200"]);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(statuses).toEqual(["401", "200"]);
+  });
+
+  it("rolls a key with a grace period: both keys sign until it ends", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: `Roll ${key.apiKey}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Roll ${key.apiKey}` });
+    await dialog.getByLabel("Old key keeps working for").selectOption({ label: "1 hour(s)" });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Roll" }).click();
+    await page.getByText(`The previous key ${key.apiKey} keeps working until`, { exact: false }).waitFor();
+    const rolled = {
+      apiKey: (await page.getByTestId("new-api-key").textContent())!,
+      secret: (await page.getByTestId("new-secret").textContent())!,
+    };
+    await page.getByRole("button", { name: "I have saved the secret" }).click();
+    await page.locator(`tr[data-api-key="${key.apiKey}"]`).getByText("Active until", { exact: false }).waitFor();
+    await page.getByRole("cell", { name: "API key rolled" }).waitFor();
+    for (const credentials of [key, rolled]) {
+      const upsert = await runWebinarCli(["upsert", "--external-user-id", "console-e2e-roll"], {
+        baseUrl: server.baseUrl,
+        ...credentials,
+      });
+      expect(upsert.code, upsert.stderr).toBe(0);
+    }
+  });
+
   it("revokes the key after a confirmation, and the CLI is refused with 401", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("button", { name: `Revoke ${key.apiKey}` }).click();
@@ -189,6 +229,28 @@ describe("the merchant console, keys and request log", () => {
     expect(after.json.error).toMatchObject({ status: 401, code: "OPEN_API_UNAUTHORIZED" });
   });
 
+  it("signs out everywhere: another browser's session ends too", async () => {
+    const other = await browser.newContext({ locale: "en-US" });
+    const otherPage = await other.newPage();
+    await otherPage.goto(`${server.baseUrl}/console/sign-in`);
+    await otherPage.getByLabel("Email").fill(EMAIL);
+    await otherPage.getByLabel("Password").fill(PASSWORD);
+    await otherPage.getByRole("button", { name: "Sign in" }).click();
+    await otherPage.getByRole("heading", { level: 1, name: "Webinars" }).waitFor();
+
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    await otherPage.reload();
+    await otherPage.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    await other.close();
+
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Webinars" }).waitFor();
+    await page.getByRole("link", { name: "API keys" }).click();
+  });
+
   it("switches to Simplified Chinese", async () => {
     await page.getByLabel("Language").selectOption("zh-CN");
     await page.getByRole("heading", { level: 1, name: "API 密钥" }).waitFor();
@@ -196,5 +258,13 @@ describe("the merchant console, keys and request log", () => {
     await checkPage("api-keys-zh-CN");
     await page.getByLabel("语言").selectOption("en");
     await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+
+    // The browser's language chooses for a person who has chosen nothing.
+    const chinese = await browser.newContext({ locale: "zh-CN" });
+    const chinesePage = await chinese.newPage();
+    await chinesePage.goto(`${server.baseUrl}/console/sign-in`);
+    await chinesePage.getByRole("heading", { level: 1, name: "登录" }).waitFor();
+    await chinesePage.getByLabel("邮箱").waitFor();
+    await chinese.close();
   });
 });

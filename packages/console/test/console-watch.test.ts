@@ -238,6 +238,54 @@ describe("the merchant console, watch data", () => {
     expect(column("totalWatchSeconds").map(Number)).toEqual(records.map((record) => record.totalWatchSeconds));
   });
 
+  it("creates a webinar, runs its live from the console, and the watch data refreshes on its own while it runs", async () => {
+    await page.getByRole("link", { name: "Webinars", exact: true }).click();
+    await page.getByLabel("Title").fill("Evening live");
+    await page.getByLabel("Ticket code (optional)").fill("console-live-1");
+    await page.getByRole("button", { name: "Create webinar" }).click();
+    const card = page.locator('article[data-ticket-code="console-live-1"]');
+    await card.getByRole("heading", { name: "Evening live" }).waitFor();
+    await card.getByLabel("Live video URL").fill("https://video.example.com/evening.webm");
+    await card.getByRole("button", { name: "Save video URLs" }).click();
+    await card.getByText("Saved.").waitFor();
+    await card.getByRole("button", { name: "Start live" }).click();
+    await card.getByText("Live now").waitFor();
+    await card.getByRole("link", { name: "Watch data of Evening live" }).click();
+    await page.getByText("The figures refresh every 10 seconds while the live runs.").waitFor();
+    const liveSessions = page.locator('[data-scope="LIVE"] [data-field="all.sessionCount"]');
+    await liveSessions.waitFor();
+    expect(await liveSessions.getAttribute("data-value")).toBe("0");
+
+    // A session recorded while the page is open shows without a reload, as the Open API answers it then.
+    await server.admin("POST", "webinars/console-live-1/playback-sessions", {
+      subject: { anonymousId: "anon-evening-1" },
+      mode: "LIVE",
+      watchSeconds: 75,
+      deviceType: "MOBILE",
+      protocol: "HLS",
+    });
+    await expect.poll(() => liveSessions.getAttribute("data-value"), { timeout: 30_000, interval: 1000 }).toBe("1");
+    const overview = await client.getWatchOverview({ ticketCode: "console-live-1", playbackMode: "LIVE" });
+    expect(overview.all.sessionCount).toBe(1);
+    expect(
+      Number(await page.locator('[data-scope="LIVE"] [data-field="all.watchSeconds"]').getAttribute("data-value")),
+    ).toBe(overview.all.watchSeconds);
+    // The live's viewers are listed once its figures are final.
+    await page
+      .getByText("The live figures are not final yet, so the viewers of the live cannot be listed.", { exact: false })
+      .waitFor();
+
+    await page.getByRole("link", { name: "Back to the webinars" }).click();
+    await card.getByRole("button", { name: "End live" }).click();
+    const dialog = page.getByRole("dialog", { name: "End live" });
+    await dialog.getByRole("button", { name: "End live" }).click();
+    await card.getByText("Ended").waitFor();
+    await card.getByRole("button", { name: "Finalize live figures" }).click();
+    await card.getByText("figures final since", { exact: false }).waitFor();
+    await card.getByRole("button", { name: "Hide" }).click();
+    await card.getByText("Hidden").waitFor();
+  });
+
   it("shows an ANALYST every webinar and its watch data without a control to change anything", async () => {
     const analyst = await signedInPage("ANALYST");
     const card = analyst.locator(`article[data-ticket-code="${ticketCode}"]`);

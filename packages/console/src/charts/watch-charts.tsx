@@ -64,7 +64,7 @@ function barOption(categories: string[], seriesName: string, values: number[], h
 }
 
 export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps) {
-  const { t, formatNumber } = useI18n();
+  const { t, formatNumber, language } = useI18n();
   const init = { params: { path: { ticketCode }, query: { mode } } };
   const options = { refetchInterval: refreshMs };
   const concurrency = consoleApi.useQuery("get", "/console/api/webinars/{ticketCode}/watch/concurrency", init, options);
@@ -75,7 +75,7 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
     options,
   );
   const devices = consoleApi.useQuery("get", "/console/api/webinars/{ticketCode}/watch/devices", init, options);
-  const minuteFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+  const minuteFormat = new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit" });
 
   const figures: ReactNode[] = [];
   if (concurrency.data !== undefined) {
@@ -91,7 +91,16 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
           grid: GRID,
           xAxis: { type: "category", data: minutes, boundaryGap: false },
           yAxis: { type: "value", minInterval: 1 },
-          series: [{ type: "line", name: t("charts.viewers"), data: viewers, step: "middle", areaStyle: {} }],
+          series: [
+            {
+              type: "line",
+              name: t("charts.viewers"),
+              data: viewers,
+              step: "middle",
+              areaStyle: {},
+              showSymbol: false,
+            },
+          ],
         }}
         rows={points.map((point, index) => [minutes[index] ?? point.minute, formatNumber(point.viewers)])}
       />,

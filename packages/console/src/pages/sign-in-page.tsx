@@ -24,7 +24,9 @@ export function SignInPage({ next }: { next: string | undefined }) {
       {
         onSuccess: async () => {
           await resetSession();
-          const target = next === undefined ? { page: "webinars" as const } : parseRoute(next, "");
+          const address = next === undefined ? undefined : new URL(next, window.location.origin);
+          const target =
+            address === undefined ? { page: "webinars" as const } : parseRoute(address.pathname, address.search);
           navigate(target, { replace: true });
         },
       },

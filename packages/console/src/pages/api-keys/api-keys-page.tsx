@@ -153,9 +153,9 @@ function KeysTable({
               <td>{formatDateTime(key.createdAt, "minute")}</td>
               <td>{key.lastUsedAt === null ? t("keys.neverUsed") : formatDateTime(key.lastUsedAt, "minute")}</td>
               {canChange ? (
-                <td className="actions">
+                <td>
                   {key.status === "ACTIVE" ? (
-                    <>
+                    <div className="actions">
                       <button
                         type="button"
                         className="secondary"
@@ -172,7 +172,7 @@ function KeysTable({
                       >
                         {t("keys.revoke")}
                       </button>
-                    </>
+                    </div>
                   ) : null}
                 </td>
               ) : null}

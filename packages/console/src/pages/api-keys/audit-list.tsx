@@ -1,5 +1,6 @@
 /** Who changed what and when (listAuditEvents), newest first, with further pages on request. */
-import { consoleApi, type Schemas } from "../../api/console-api";
+import { consoleFetch, type Schemas } from "../../api/console-api";
+import { dataOrThrow, useCursorPages } from "../../api/cursor-pages";
 import { ErrorMessage } from "../../components/error-message";
 import type { MessageKey } from "../../i18n/catalogue";
 import { useI18n } from "../../i18n/i18n";
@@ -26,11 +27,13 @@ function describeDetails(details: Record<string, unknown>): string {
 
 export function AuditList() {
   const { t, formatDateTime } = useI18n();
-  const events = consoleApi.useInfiniteQuery(
-    "get",
-    "/console/api/audit-events",
-    {},
-    { initialPageParam: undefined, getNextPageParam: (page) => page.nextCursor },
+  const events = useCursorPages(["get", "/console/api/audit-events"], async (cursor, signal) =>
+    dataOrThrow(
+      await consoleFetch.GET("/console/api/audit-events", {
+        params: { query: cursor === undefined ? {} : { cursor } },
+        signal,
+      }),
+    ),
   );
   const items = events.data?.pages.flatMap((page) => page.items) ?? [];
   return (

@@ -4,7 +4,8 @@
  * The first page refreshes every few seconds, since new requests show within seconds.
  */
 import { Fragment, useState } from "react";
-import { consoleApi, type Schemas } from "../../api/console-api";
+import { consoleApi, consoleFetch, type Schemas } from "../../api/console-api";
+import { dataOrThrow, useCursorPages } from "../../api/cursor-pages";
 import { ErrorMessage } from "../../components/error-message";
 import { usePageTitle } from "../../components/use-page-title";
 import { useI18n } from "../../i18n/i18n";
@@ -19,15 +20,17 @@ export function RequestsPage() {
   const { t } = useI18n();
   const [filters, setFilters] = useState<RequestFilters>({});
   const keys = consoleApi.useQuery("get", "/console/api/api-keys");
-  const log = consoleApi.useInfiniteQuery(
-    "get",
-    "/console/api/requests",
-    { params: { query: filters } },
-    {
-      initialPageParam: undefined,
-      getNextPageParam: (page) => page.nextCursor,
-      refetchInterval: (query) => ((query.state.data?.pages.length ?? 0) <= 1 ? REFRESH_MS : false),
-    },
+  const log = useCursorPages(
+    ["get", "/console/api/requests", { params: { query: filters } }],
+    async (cursor, signal) =>
+      dataOrThrow(
+        await consoleFetch.GET("/console/api/requests", {
+          params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } },
+          signal,
+        }),
+      ),
+    // Only while the first page is all there is: refreshing many pages would ask for each of them again.
+    { refetchInterval: (pagesLoaded) => (pagesLoaded <= 1 ? REFRESH_MS : false) },
   );
   usePageTitle(t("requests.title"));
   const items = log.data?.pages.flatMap((page) => page.items) ?? [];
@@ -73,7 +76,7 @@ function RequestsTable({ items }: { items: LoggedRequest[] }) {
           {items.map((request) => (
             <Fragment key={request.requestId}>
               <tr data-request-id={request.requestId}>
-                <td>{formatDateTime(request.at)}</td>
+                <td className="nowrap">{formatDateTime(request.at)}</td>
                 <td>
                   <code>{request.apiKey}</code>
                 </td>

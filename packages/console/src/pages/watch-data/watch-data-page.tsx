@@ -20,7 +20,7 @@ const WatchCharts = lazy(() => import("../../charts/watch-charts"));
 
 const LIVE_REFRESH_MS = 10_000;
 
-export default function WatchDataPage({ ticketCode }: { ticketCode: string; canChange: boolean }) {
+export default function WatchDataPage({ ticketCode }: { ticketCode: string }) {
   const { t } = useI18n();
   const liveLabel = useLiveLabel();
   const [mode, setMode] = useState<Mode>("ALL");

@@ -4,7 +4,8 @@
  * without any control.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { consoleApi, type Webinar } from "../../api/console-api";
+import { consoleFetch, type Webinar } from "../../api/console-api";
+import { dataOrThrow, useCursorPages } from "../../api/cursor-pages";
 import { useCanChange } from "../../api/session";
 import { CopyButton } from "../../components/copy-button";
 import { ErrorMessage } from "../../components/error-message";
@@ -19,11 +20,13 @@ export function WebinarsPage() {
   const { t } = useI18n();
   const canChange = useCanChange();
   const queryClient = useQueryClient();
-  const webinars = consoleApi.useInfiniteQuery(
-    "get",
-    "/console/api/webinars",
-    {},
-    { initialPageParam: undefined, getNextPageParam: (page) => page.nextCursor },
+  const webinars = useCursorPages(["get", "/console/api/webinars"], async (cursor, signal) =>
+    dataOrThrow(
+      await consoleFetch.GET("/console/api/webinars", {
+        params: { query: cursor === undefined ? {} : { cursor } },
+        signal,
+      }),
+    ),
   );
   usePageTitle(t("webinars.title"));
   const items = webinars.data?.pages.flatMap((page) => page.items) ?? [];
