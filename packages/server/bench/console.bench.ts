@@ -93,6 +93,8 @@ async function run(server: Awaited<ReturnType<typeof createServer>>, url: string
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
+  await seriesFigures(db, admin, merchantId!, call);
+
   // A webinar with RECORDS registered viewers' records.
   const { ticketCode } = await admin(`/admin/v1/merchants/${merchantId}/webinars`, { title: "Records" });
   const webinar = await db
@@ -128,7 +130,6 @@ async function run(server: Awaited<ReturnType<typeof createServer>>, url: string
   );
   print(`    floor, the detail query in process: p50 ${ms(floorPage.p50)} p95 ${ms(floorPage.p95)}`);
 
-  await seriesFigures(db, admin, merchantId!, call);
   await exportFigures(call, ticketCode!);
 }
 
@@ -148,10 +149,10 @@ async function seriesFigures(
   await sql`
     insert into playback_sessions (id, webinar_id, merchant_id, uid, anonymous_id, mode, watch_seconds, device_type,
       protocol, started_at, recorded_at, last_activity_at, ended_at, credited_ms)
-    select 'bench-' || g, ${webinar.id}, ${merchantId}, null, 'anon-' || g, 'LIVE', (g * 7919) % (10800 - (g * 104729) % 10800),
-      'DESKTOP', 'HLS', timestamptz '2026-11-21T08:00:00Z' + ((g * 104729) % 10800) * interval '1 second', now(), now(),
-      now(), 0
-    from generate_series(1, ${SESSIONS}) g
+    select 'bench-' || g, ${webinar.id}, ${merchantId}, null, 'anon-' || g, 'LIVE',
+      ((g * 7919) % (10800 - (g * 104729) % 10800))::int, 'DESKTOP', 'HLS',
+      timestamptz '2026-11-21T08:00:00Z' + ((g * 104729) % 10800) * interval '1 second', now(), now(), now(), 0
+    from generate_series(1::bigint, ${SESSIONS}::bigint) g
   `.execute(db);
   await sql`analyze playback_sessions`.execute(db);
   const path = `/console/api/webinars/${ticketCode}/watch/concurrency?mode=LIVE`;
