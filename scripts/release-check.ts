@@ -26,6 +26,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const node24CacheDir = join(repoRoot, "node_modules", ".cache", "runtimes", "node24");
 /** Files every public tarball carries beside its code, so a user reading node_modules finds them. */
 const SHIPPED_DOCUMENTS = ["package/README.md", "package/CHANGELOG.md", "package/LICENSE"];
+/** Files a package must carry beyond those: the server serves the merchant console from its own package. */
+const SHIPPED_FILES: Readonly<Record<string, readonly string[]>> = {
+  "@org/webinar-server": ["package/dist/console/index.html", "package/console-openapi.yaml"],
+};
 
 type Status = "pass" | "fail" | "skip";
 
@@ -224,7 +228,7 @@ function packPackage(pkg: PackageUnderCheck, tarballDir: string): Check {
   pkg.tarball = packed.tarball;
   const listing = run("tar", ["-tzf", packed.tarball]);
   const entries = new Set(listing.stdout.split("\n"));
-  const missing = SHIPPED_DOCUMENTS.filter((file) => !entries.has(file));
+  const missing = [...SHIPPED_DOCUMENTS, ...(SHIPPED_FILES[pkg.name] ?? [])].filter((file) => !entries.has(file));
   if (listing.status !== 0 || missing.length > 0)
     return { status: "fail", output: `the tarball lacks ${missing.join(", ")}\n${outputOf(listing)}` };
   return { status: "pass" };

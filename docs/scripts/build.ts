@@ -1,7 +1,8 @@
 /**
  * Builds the docs site into `dist/`: the reference, `dist/index.html`, from `../spec/openapi.yaml`; the reference
  * server's own APIs, its admin API (`dist/admin.html`, from `../packages/server/admin-openapi.yaml`) and its watch
- * page's API (`dist/watch.html`, from `../packages/server/watch-openapi.yaml`); the spec bundled for download
+ * page's API (`dist/watch.html`, from `../packages/server/watch-openapi.yaml`) and its merchant console's API
+ * (`dist/console-api.html`, from `../packages/server/console-openapi.yaml`); the spec bundled for download
  * (`openapi.json`, `openapi.yaml`); the signing test vectors (`signing-vectors.json`); and the Markdown pages
  * (`site.ts`). Each reference is ONE self-contained HTML file:
  *
@@ -23,6 +24,7 @@
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -53,6 +55,7 @@ import {
 export const PAGE_TITLE = "Webinar Open API";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const consoleScreenshotsDir = join(docsDir, "console");
 export const defaultOutputPath = join(docsDir, "dist", "index.html");
 /** The reference server's own APIs, each rendered like the spec from its OpenAPI document. */
 const serverReferences = referencePages.flatMap(({ path, serverDocument }) =>
@@ -123,6 +126,9 @@ export function buildDocs(options: BuildOptions = {}): string {
     );
     copyFileSync(signingVectorsPath(), join(outputDir, "signing-vectors.json"));
     renderMarkdownPages(outputDir);
+    // The console guide's screenshots (made by the console's end-to-end tests), beside its page.
+    if (existsSync(consoleScreenshotsDir))
+      cpSync(consoleScreenshotsDir, join(outputDir, "console"), { recursive: true });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

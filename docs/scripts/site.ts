@@ -40,6 +40,12 @@ export const referencePages: readonly ReferencePage[] = [
   { path: "index.html", title: "API reference" },
   { path: "admin.html", title: "Admin API (reference server)", serverDocument: "admin-openapi.yaml" },
   { path: "watch.html", title: "Watch page API (reference server)", serverDocument: "watch-openapi.yaml" },
+  // Not `console.html`: that is the page of the console's guide for merchants' staff, `console.md`.
+  {
+    path: "console-api.html",
+    title: "Merchant console API (reference server)",
+    serverDocument: "console-openapi.yaml",
+  },
 ];
 
 /** Where a reference page's server document is. */
@@ -156,6 +162,7 @@ const PAGE_STYLE = `
   table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 1rem 0; }
   th, td { border: 1px solid var(--line); padding: 0.4rem 0.7rem; text-align: left; vertical-align: top; }
   th { background: var(--code); }
+  img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 `;
 
 const markdown = new Marked({

@@ -198,6 +198,21 @@ describe("a fresh npm project using the published packages", () => {
     }
   }, 180_000);
 
+  it("the published server serves the merchant console: its page on /console/ and deep links, its files", async () => {
+    for (const path of ["/console/", "/console/invite", "/console/webinars/wbn-anything"]) {
+      const page = await fetch(`${server!.baseUrl}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(page.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      const html = await page.text();
+      const script = /<script[^>]+src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, `${path} loads its script from /console/assets/`).toBeDefined();
+      const asset = await fetch(`${server!.baseUrl}${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("cache-control")).toContain("max-age=31536000");
+    }
+  }, 60_000);
+
   it("the published webinar-conformance bin passes against the published server", () => {
     const conformance = runOk(
       join(consumer, "node_modules", ".bin", "webinar-conformance"),

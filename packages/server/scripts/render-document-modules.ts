@@ -1,8 +1,9 @@
 /**
  * Renders the generated modules of one of the server's documents (server-document.ts), for `admin` into
- * src/admin/, for `watch` into src/watch/:
+ * src/admin/, for `watch` into src/watch/, for `console` into src/console/:
  *
- * - `<name>-validators.gen.js` (+ `.gen.d.ts`): one ajv standalone validator per operation's request body, the
+ * - `<name>-validators.gen.js` (+ `.gen.d.ts`): one ajv standalone validator per operation's request body and
+ *   one per operation's query parameters (checked as one object of strings), the
  *   method/path/bodyRequired table the routes are checked against, and the patterns' `x-pattern-message`s.
  *   Nothing is compiled, eval'd or `new Function`'d when the server runs; ajv's output is post-processed by
  *   @org/webinar-build/ajv-standalone, the same as the validator's (ajv stays a build-time
@@ -32,6 +33,7 @@ export function generatedFiles(document: Pick<ServerDocument, "name">): {
 }
 
 const validatorName = (operationId: string) => `validate_${operationId}`;
+const queryValidatorName = (operationId: string) => `validate_${operationId}_query`;
 
 function banner(document: ServerDocument, what: string): string {
   return (
@@ -51,6 +53,12 @@ export function renderValidators(document: ServerDocument): { module: string; de
     ajv.addSchema(operation.bodySchema!, operation.operationId);
     exportNames[validatorName(operation.operationId)] = operation.operationId;
   }
+  const withQuery = document.operations.filter((operation) => operation.querySchema !== undefined);
+  for (const operation of withQuery) {
+    const key = `${operation.operationId}#query`;
+    ajv.addSchema(operation.querySchema!, key);
+    exportNames[queryValidatorName(operation.operationId)] = key;
+  }
   const code = postProcessStandalone(standaloneCode(ajv, exportNames));
   const head = banner(document, "ajv standalone");
 
@@ -62,6 +70,9 @@ export function renderValidators(document: ServerDocument): { module: string; de
     .join("\n");
   const validatorsTable = withBody
     .map(({ operationId }) => `  ${operationId}: ${validatorName(operationId)},`)
+    .join("\n");
+  const queryValidatorsTable = withQuery
+    .map(({ operationId }) => `  ${operationId}: ${queryValidatorName(operationId)},`)
     .join("\n");
   const module = `${head}${code}
 /** SHA-256 of the ${document.file} this module was generated from. */
@@ -77,6 +88,11 @@ export const ${name}BodyValidators = Object.freeze({
 ${validatorsTable}
 });
 
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export const ${name}QueryValidators = Object.freeze({
+${queryValidatorsTable}
+});
+
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */
 export const ${name}PatternMessages = Object.freeze(${JSON.stringify(document.patternMessages, null, 2)});
 `;
@@ -88,6 +104,7 @@ export const ${name}PatternMessages = Object.freeze(${JSON.stringify(document.pa
     )
     .join("\n");
   const bodyOperationIds = withBody.map(({ operationId }) => JSON.stringify(operationId)).join(" | ");
+  const queryOperationIds = withQuery.map(({ operationId }) => JSON.stringify(operationId)).join(" | ") || "never";
   const declarations = `${head}import type { BodyValidator } from "../http/body-check";
 
 /** SHA-256 of the ${document.file} this module was generated from. */
@@ -100,6 +117,9 @@ ${operationTypes}
 
 /** Each operation's precompiled request-body validator (operations with a request body). */
 export declare const ${name}BodyValidators: { readonly [operationId in ${bodyOperationIds}]: BodyValidator };
+
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export declare const ${name}QueryValidators: { readonly [operationId in ${queryOperationIds}]: BodyValidator };
 
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */
 export declare const ${name}PatternMessages: Readonly<Record<string, string>>;

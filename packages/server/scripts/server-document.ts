@@ -1,5 +1,6 @@
 /**
- * Reads the server's own OpenAPI documents, `admin-openapi.yaml` (the admin API) and `watch-openapi.yaml` (the
+ * Reads the server's own OpenAPI documents, `admin-openapi.yaml` (the admin API), `console-openapi.yaml` (the
+ * merchant console's API) and `watch-openapi.yaml` (the
  * watch page's API), with the `yaml` package and lists their operations: operationId, method, path, whether a
  * body is required, and the request-body and JSON response schemas with every local `$ref` inlined, so each
  * operation's validator stands alone and ajv's error paths run from the body's root (http/body-check.ts relies on
@@ -22,6 +23,7 @@ import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "@org/webinar-bu
 export const SERVER_DOCUMENTS = {
   admin: { file: "admin-openapi.yaml", folder: "src/admin" },
   watch: { file: "watch-openapi.yaml", folder: "src/watch" },
+  console: { file: "console-openapi.yaml", folder: "src/console" },
 } as const;
 
 export type DocumentName = keyof typeof SERVER_DOCUMENTS;
@@ -41,6 +43,11 @@ export interface DocumentOperation {
   bodyRequired: boolean;
   /** The `application/json` request-body schema, self-contained (no `$ref`); absent for an operation without one. */
   bodySchema?: JsonObject;
+  /**
+   * The query parameters as one object schema (each parameter a string property, unknown ones rejected), so a
+   * query is checked like a body; absent for an operation without query parameters.
+   */
+  querySchema?: JsonObject;
   /** HTTP status (`"200"`, `"401"`, ...) -> the `application/json` response schema, self-contained. */
   responseSchemas: Record<string, JsonObject>;
 }
@@ -93,6 +100,22 @@ function jsonSchemaOf(holder: Json | undefined): JsonObject | undefined {
   return isObject(media) && isObject(media.schema) ? media.schema : undefined;
 }
 
+/** The object schema of an operation's `in: query` parameters (already inlined), if it has any. */
+function querySchemaOf(operationId: string, parameters: Json): JsonObject | undefined {
+  if (!Array.isArray(parameters)) return undefined;
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const parameter of parameters) {
+    if (!isObject(parameter) || parameter.in !== "query") continue;
+    if (typeof parameter.name !== "string" || !isObject(parameter.schema))
+      throw new Error(`${operationId}: a query parameter without a name or schema`);
+    properties[parameter.name] = parameter.schema;
+    if (parameter.required === true) required.push(parameter.name);
+  }
+  if (Object.keys(properties).length === 0) return undefined;
+  return { type: "object", additionalProperties: false, required, properties };
+}
+
 function readOperation(document: JsonObject, method: string, path: string, operation: Json): DocumentOperation {
   if (!isObject(operation) || typeof operation.operationId !== "string")
     throw new Error(`${method} ${path}: no operationId`);
@@ -101,6 +124,7 @@ function readOperation(document: JsonObject, method: string, path: string, opera
   const bodySchema = jsonSchemaOf(requestBody);
   if (isObject(requestBody) && bodySchema === undefined)
     throw new Error(`${operationId}: the request body has no application/json schema`);
+  const querySchema = querySchemaOf(operationId, inlineRefs(document, operation.parameters ?? null, []));
   const responses = inlineRefs(document, operation.responses ?? null, []);
   if (!isObject(responses)) throw new Error(`${operationId}: no responses`);
   const responseSchemas: Record<string, JsonObject> = {};
@@ -114,6 +138,7 @@ function readOperation(document: JsonObject, method: string, path: string, opera
     path,
     bodyRequired: isObject(requestBody) && requestBody.required === true,
     ...(bodySchema === undefined ? {} : { bodySchema }),
+    ...(querySchema === undefined ? {} : { querySchema }),
     responseSchemas,
   };
 }

@@ -1,12 +1,13 @@
 /**
- * The HTTP surface, composed of four sub-apps: `health` (`/healthz`), `admin` (`/admin/...`), `watch` (`/w/...`)
- * and, for every other request, `openapi`. The Open API comes last and takes every remaining path, so whatever a
+ * The HTTP surface, composed of five sub-apps: `health` (`/healthz`), `admin` (`/admin/...`), `watch` (`/w/...`),
+ * `console` (`/console/...`) and, for every other request, `openapi`. The Open API comes last and takes every remaining path, so whatever a
  * client sends (unknown paths, other letter case, encoded or dotted variants of an operation path) reaches the
  * validator's middleware with the request target exactly as received: the validator, not Hono's router, decides
  * 405 and 401 non-canonical path.
  */
 import { Hono } from "hono";
 import { createAdminApp } from "./admin/app";
+import { createConsoleApp } from "./console/app";
 import { createHealthApp } from "./health/app";
 import { accessLog } from "./http/access-log";
 import type { AppEnv } from "./http/app-env";
@@ -34,6 +35,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route("/", createHealthApp(services));
   app.route("/", createAdminApp(services));
   app.route("/", createWatchApp(services));
+  app.route("/", createConsoleApp(services));
   app.route("/", createOpenApiApp(services));
   return app;
 }

@@ -72,6 +72,23 @@ export interface ServerConfig {
    */
   metricsPort: number | undefined;
   metricsHost: string;
+  /**
+   * The server's own origin as browsers reach it (the console's invite links and its Origin check); undefined:
+   * the origin of each request's Host header (invite links: `http://127.0.0.1:<port>`).
+   */
+  publicOrigin: string | undefined;
+  /** How long a console invite link can be used. */
+  consoleInviteTtlSeconds: number;
+  /** A console session ends after this long without a request (each request slides it)... */
+  consoleSessionIdleSeconds: number;
+  /** ...and at the latest this long after sign-in. */
+  consoleSessionMaxSeconds: number;
+  /** Whether the Open API's requests are written to the console's request log. */
+  requestLogEnabled: boolean;
+  /** Request-log rows older than this are deleted. */
+  requestLogRetentionDays: number;
+  /** At most this many request-log rows are kept per merchant (the newest). */
+  requestLogMaxRowsPerMerchant: number;
 }
 
 /** The admin token guards the whole merchant console: a shorter one is refused at start. */
@@ -190,6 +207,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
   if (uidMin > uidMax) throw new ConfigError(`WEBINAR_UID_MIN (${uidMin}) must not exceed WEBINAR_UID_MAX (${uidMax})`);
 
   const watchOrigin = text(env, "WEBINAR_PUBLIC_WATCH_ORIGIN");
+  const publicOrigin = text(env, "WEBINAR_PUBLIC_ORIGIN");
   const allowedOrigins = (text(env, "WEBINAR_ALLOWED_ORIGINS") ?? "")
     .split(",")
     .map((origin) => origin.trim())
@@ -250,5 +268,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     metricsPort:
       text(env, "WEBINAR_METRICS_PORT") === undefined ? undefined : integer(env, "WEBINAR_METRICS_PORT", 0, 0, 65535),
     metricsHost: text(env, "WEBINAR_METRICS_HOST") ?? "127.0.0.1",
+    publicOrigin: publicOrigin === undefined ? undefined : parseOrigin(publicOrigin, "WEBINAR_PUBLIC_ORIGIN"),
+    consoleInviteTtlSeconds: integer(env, "WEBINAR_CONSOLE_INVITE_TTL_SECONDS", 7 * 86_400, 60, 90 * 86_400),
+    consoleSessionIdleSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_IDLE_SECONDS", 12 * 3600, 60, 30 * 86_400),
+    consoleSessionMaxSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_MAX_SECONDS", 30 * 86_400, 60, 365 * 86_400),
+    requestLogEnabled: boolean(env, "WEBINAR_REQUEST_LOG", true),
+    requestLogRetentionDays: integer(env, "WEBINAR_REQUEST_LOG_RETENTION_DAYS", 7, 1, 365),
+    requestLogMaxRowsPerMerchant: integer(env, "WEBINAR_REQUEST_LOG_MAX_ROWS", 100_000, 100, 100_000_000),
   };
 }

@@ -6,7 +6,10 @@
  */
 import { errorCatalog, type ErrorCode } from "@org/webinar-types";
 
-/** Codes of the admin API and the watch page (admin-openapi.yaml, watch-openapi.yaml), which the spec does not know. */
+/**
+ * Codes of the admin API, the watch page and the merchant console (admin-openapi.yaml, watch-openapi.yaml,
+ * console-openapi.yaml), which the spec does not know.
+ */
 const serverOnlyStatus = {
   /** Admin request without the right bearer token, or the admin API is disabled (no token configured). */
   ADMIN_UNAUTHORIZED: 401,
@@ -27,6 +30,20 @@ const serverOnlyStatus = {
   PLAYBACK_NOT_FOUND: 404,
   /** Watch-page playback API: LIVE while the webinar is not live, REPLAY while no replay is available. */
   PLAYBACK_NOT_AVAILABLE: 409,
+  /** Console API without a valid session cookie. */
+  CONSOLE_UNAUTHORIZED: 401,
+  /** Console sign-in with a wrong password or an unknown email (the same answer for both). */
+  CONSOLE_SIGN_IN_FAILED: 401,
+  /** Console sign-in after too many failures for the email or from the address; answered with Retry-After. */
+  CONSOLE_SIGN_IN_THROTTLED: 429,
+  /** Console invite token that is unknown, used or expired. */
+  CONSOLE_INVITE_INVALID: 401,
+  /** A console change by a person whose role reads only (ANALYST). */
+  CONSOLE_FORBIDDEN: 403,
+  /** Admin invite of an email that belongs to a console user of another merchant. */
+  CONSOLE_EMAIL_TAKEN: 409,
+  /** Console roll of an API key that is already revoked. */
+  API_KEY_REVOKED: 409,
   /** The admin API's storage is unavailable. */
   STORAGE_UNAVAILABLE: 503,
 } as const;

@@ -33,6 +33,7 @@ import { systemRuntime, type Runtime } from "./runtime";
 import { seedDemo, type DemoSeed } from "./seed/demo";
 import { resolveAdminToken, saveDemoCredentials } from "./seed/demo-credentials";
 import { startBanner } from "./start-banner";
+import { createRequestLog } from "./console/request-log/request-log";
 import { startStep } from "./start-error";
 import type { AppServices } from "./services";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
@@ -291,7 +292,9 @@ export async function createServerOn(
     changes = feed;
     services = await buildServices(config, options, db, feed, nonces, () => listeningPort, logger, metrics);
     metrics?.watch(feed, { db, runtime, pool: storage.database.pool });
-    demo = config.seedDemo ? await seedDemo(db, services.apiKeys, runtime) : { kind: "none" };
+    demo = config.seedDemo
+      ? await seedDemo(db, services.apiKeys, runtime, config.consoleInviteTtlSeconds)
+      : { kind: "none" };
     // WEBINAR_ADMIN_TOKEN, or the demo's own token on its data directory (seed/demo-credentials.ts).
     const adminToken = await startStep("data directory", () => resolveAdminToken(config, demo, runtime));
     services = { ...services, config: { ...services.config, adminToken } };
@@ -301,6 +304,21 @@ export async function createServerOn(
     await closeStorage(storage).catch(() => undefined);
     throw error;
   }
+  const requestLog = createRequestLog({
+    db,
+    verifier: services.verifier,
+    logger,
+    runtime,
+    retention: {
+      retentionDays: config.requestLogRetentionDays,
+      maxRowsPerMerchant: config.requestLogMaxRowsPerMerchant,
+    },
+  });
+  if (config.requestLogEnabled) services.requestObservers.push(requestLog.observe);
+  // The request log's last rows, queued by the last requests, are written before the database closes.
+  services.pendingWrites.push(() =>
+    requestLog.drain().catch((error: unknown) => logger.warn({ err: error }, "writing the request log failed")),
+  );
   const app = createApp(services);
   const httpServer = createAdaptorServer({
     fetch: app.fetch,
@@ -310,6 +328,7 @@ export async function createServerOn(
   applyConnectionLimits(httpServer, config);
   const requests = trackRequests(httpServer);
   const stopPruning = startPruning(services, nonces);
+  const stopRequestLogRetention = config.requestLogEnabled ? requestLog.startRetention() : () => undefined;
   const finalizer = startFinalizer(db, services.changes, runtime, logger, config.finalizePollMs);
 
   let url: string | undefined;
@@ -343,6 +362,7 @@ export async function createServerOn(
     close() {
       closing ??= (async () => {
         stopPruning();
+        stopRequestLogRetention();
         await finalizer.stop();
         if (httpServer.listening)
           logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
@@ -383,11 +403,14 @@ export async function announce(server: WebinarServer, config: ServerConfig, stdo
   try {
     const { url } = await server.listen();
     const { adminToken } = server.services.config;
+    const consoleOrigin = config.publicOrigin ?? url;
     const credentialsFile = await startStep("data directory", () =>
-      saveDemoCredentials(config, server.demo, url, adminToken),
+      saveDemoCredentials(config, server.demo, url, adminToken, consoleOrigin),
     );
     const admin = config.adminToken !== undefined ? "environment" : adminToken !== undefined ? "demo" : "disabled";
-    stdout.write(startBanner({ baseUrl: url, storage: config.storage, demo: server.demo, credentialsFile, admin }));
+    stdout.write(
+      startBanner({ baseUrl: url, consoleOrigin, storage: config.storage, demo: server.demo, credentialsFile, admin }),
+    );
   } catch (error) {
     await server.close();
     throw error;

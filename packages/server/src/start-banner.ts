@@ -4,10 +4,13 @@
  * and never to the log.
  */
 import type { ServerConfig } from "./config";
+import { inviteUrl } from "./console/invites";
 import type { DemoSeed } from "./seed/demo";
 
 export interface StartFacts {
   baseUrl: string;
+  /** The origin of the console's links (WEBINAR_PUBLIC_ORIGIN, else the base URL). */
+  consoleOrigin?: string;
   storage: ServerConfig["storage"];
   demo: DemoSeed;
   /** The demo's credentials file, when it holds them. */
@@ -29,7 +32,7 @@ const ADMIN_TOKEN_SOURCE: Record<StartFacts["admin"], string> = {
   disabled: "disabled: start with WEBINAR_ADMIN_TOKEN set",
 };
 
-function demoLines({ demo, baseUrl, credentialsFile }: StartFacts): string[] {
+function demoLines({ demo, baseUrl, consoleOrigin, credentialsFile }: StartFacts): string[] {
   if (demo.kind === "none") return [];
   const webinar = `  demo webinar ${demo.ticketCode}: ${baseUrl}/w/${demo.ticketCode} (the page a login ticket opens)`;
   if (demo.kind === "existing") {
@@ -46,6 +49,8 @@ function demoLines({ demo, baseUrl, credentialsFile }: StartFacts): string[] {
     `  WEBINAR_API_KEY=${demo.apiKey}`,
     `  WEBINAR_API_SECRET=${demo.secret}`,
     webinar,
+    `  console      ${inviteUrl(consoleOrigin ?? baseUrl, demo.consoleInviteToken)}`,
+    `               (the invite of ${demo.consoleEmail}: open it once to choose a password; it expires)`,
     credentialsFile !== undefined
       ? `  saved in ${credentialsFile} (readable by you only)`
       : "  not saved anywhere: copy them now (the database keeps the secret encrypted)",
@@ -70,6 +75,7 @@ export function startBanner(facts: StartFacts): string {
     `Webinar reference server listening on ${baseUrl} (${storageLine(facts.storage)})`,
     `  Open API     ${baseUrl}/api/v1/open/ (signed POSTs)`,
     `  Admin API    ${baseUrl}/admin/v1/ (${ADMIN_TOKEN_SOURCE[facts.admin]})`,
+    `  Console      ${facts.consoleOrigin ?? baseUrl}/console/ (people of a merchant, invited by the admin API)`,
     `  Health       ${baseUrl}/healthz`,
     ...demoLines(facts),
     ...nextSteps(facts),

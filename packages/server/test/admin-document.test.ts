@@ -29,6 +29,7 @@ describe("admin-openapi.yaml", () => {
       "POST /admin/v1/webinars/{ticketCode}/playback-sessions",
       "PUT /admin/v1/moderation/blocked-terms",
       "POST /admin/v1/webinars/{ticketCode}/video",
+      "POST /admin/v1/merchants/{merchantId}/console-users",
     ]);
     expect(adminRoutes().map((route) => route.operationId)).toEqual(Object.keys(adminOperations));
   });

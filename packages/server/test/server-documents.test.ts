@@ -1,5 +1,5 @@
 /**
- * The server's own OpenAPI documents, admin-openapi.yaml and watch-openapi.yaml, are authoritative: the
+ * The server's own OpenAPI documents, admin-openapi.yaml, watch-openapi.yaml and console-openapi.yaml, are authoritative: the
  * checked-in modules are generated from them (drift check), every request example passes the server's body check
  * and every response example its schema, every pattern is explained in words, and the facts they share with the
  * Open API spec (ticketCode shape and wording) agree with spec/openapi.yaml.
@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { bodyChecker } from "../src/http/body-check";
 import * as adminModule from "../src/admin/admin-validators.gen.js";
 import * as watchModule from "../src/watch/watch-validators.gen.js";
+import * as consoleModule from "../src/console/console-validators.gen.js";
 import { renderDocumentModules } from "../scripts/render-document-modules";
 import { createDocumentAjv, loadServerDocument, type DocumentName } from "../scripts/server-document";
 
@@ -32,11 +33,19 @@ const generated = {
       patternMessages: watchModule.watchPatternMessages,
     }),
   },
+  console: {
+    sha256: consoleModule.consoleDocumentSha256,
+    operations: consoleModule.consoleOperations,
+    check: bodyChecker({
+      validators: consoleModule.consoleBodyValidators,
+      patternMessages: consoleModule.consolePatternMessages,
+    }),
+  },
 } as const;
 
 const spec = parse(readFileSync(new URL("../../../spec/openapi.yaml", import.meta.url), "utf8")) as Json;
 
-describe.each(["admin", "watch"] as DocumentName[])("%s-openapi.yaml", (name) => {
+describe.each(["admin", "watch", "console"] as DocumentName[])("%s-openapi.yaml", (name) => {
   const loaded = loadServerDocument(name);
   const document = loaded.document as Json;
   const modules = generated[name];

@@ -104,7 +104,7 @@ export async function authenticate(
     return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
   }
   if (!(await signer.verify(canonical, headers.signature)))
-    return rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH);
+    return { ...rejection(answer, "OPEN_API_UNAUTHORIZED", SIGNATURE_MISMATCH), canonicalString: canonical };
   if (key.status === "SUSPENDED") return rejection(answer, "TENANT_SUSPENDED", "the merchant is suspended");
   return key;
 }

@@ -107,6 +107,12 @@ export interface RequestRejection {
   status: number;
   body: ErrorEnvelope | null;
   headers: Record<string, string>;
+  /**
+   * Only when the signature did not match an active key's secret: the canonical string the verifier computed
+   * and checked the signature against (API key, method, path, X-Timestamp, X-Nonce, body hash; never the secret
+   * or the body), so a server can show a developer why their signature differs. Never sent in the answer.
+   */
+  canonicalString?: string;
 }
 
 /**

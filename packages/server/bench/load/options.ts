@@ -36,6 +36,8 @@ export interface LoadBenchOptions {
   profile: OperationId | undefined;
   /** With `--tracing`: each operation also measured on a server exporting OpenTelemetry traces, beside the floor. */
   tracing: boolean;
+  /** Whether the server writes the merchant console's request log (WEBINAR_REQUEST_LOG); `--request-log off`. */
+  requestLog: boolean;
 }
 
 const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
@@ -52,6 +54,9 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --viewers <n>          viewers of the heartbeat row, each with its own playback session
                                                             (BENCH_LOAD_VIEWERS, default 3000; --quick 300)
   --only <list>          measure only these operations (no two-process rows): ${OPERATIONS.map((operation) => operation.id).join(",")}
+  --request-log on|off   the server's console request log, one batched row per Open API request
+                                                            (BENCH_LOAD_REQUEST_LOG, default on): run once with each
+                                                            and compare the Open API rows' server/floor ratios
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
   --tracing              measure each operation again on a server with tracing on (OTLP to a local sink), each
@@ -112,6 +117,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       only: { type: "string" },
       profile: { type: "string" },
       tracing: { type: "boolean", default: false },
+      "request-log": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -133,6 +139,9 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       : values.only !== undefined
         ? operationIds("--only", values.only)
         : OPERATIONS.map((operation) => operation.id);
+  const requestLog = values["request-log"] ?? env.BENCH_LOAD_REQUEST_LOG ?? "on";
+  if (requestLog !== "on" && requestLog !== "off")
+    throw new Error(`--request-log takes on or off, got "${requestLog}"`);
   return {
     serverMain: values.server === undefined ? DEFAULT_SERVER : fromCallerDirectory(values.server, env),
     json: values.json,
@@ -150,5 +159,6 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     twoProcesses: profile === undefined && values.only === undefined && !values.tracing,
     profile,
     tracing: values.tracing,
+    requestLog: requestLog === "on",
   };
 }

@@ -28,6 +28,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
         text,
         c.req.header("content-type"),
         c.req.header("authorization"),
+        new URL(c.req.url).origin,
       );
       return jsonResponse(result.status, { ...result.body, requestId });
     });

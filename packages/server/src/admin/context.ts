@@ -13,4 +13,6 @@ export interface AdminContext {
   changes: ChangeFeed;
   /** Seconds between the end of a live and the background finalization of its data. */
   finalizeGraceSeconds: number;
+  /** How long a console invite link can be used. */
+  consoleInviteTtlSeconds: number;
 }

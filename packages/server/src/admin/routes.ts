@@ -20,6 +20,7 @@ import { applyLiveAction, finalizeLiveData } from "./live";
 import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
 import { importPlaybackSession } from "./playback";
 import { createWebinar, setWebinarStatus, setWebinarVideo } from "./webinars";
+import { createInvite } from "../console/invites";
 
 /** An admin operation id, as admin-openapi.yaml names it. */
 export type AdminOperationId = keyof typeof adminOperations;
@@ -29,7 +30,7 @@ type AdminBody<Id extends AdminOperationId> = NonNullable<operations[Id]["reques
 
 type Answer = { status: number; body: object };
 type Handler<Id extends AdminOperationId> = (
-  ctx: AdminContext,
+  ctx: AdminContext & { origin: string },
   params: Record<string, string>,
   body: AdminBody<Id>,
 ) => Promise<Answer>;
@@ -43,6 +44,14 @@ const handlers: { [Id in AdminOperationId]: Handler<Id> } = {
   setMerchantStatus: async (ctx, params, body) => ok(await setMerchantStatus(ctx, params.merchantId!, body.status)),
   createApiKey: async (ctx, params) => created(await createApiKey(ctx, params.merchantId!)),
   revokeApiKey: async (ctx, params) => ok(await revokeApiKey(ctx, params.apiKey!)),
+  createConsoleUser: async (ctx, params, body) =>
+    created(
+      await createInvite(
+        { db: ctx.db, runtime: ctx.runtime, ttlSeconds: ctx.consoleInviteTtlSeconds, origin: ctx.origin },
+        params.merchantId!,
+        body,
+      ),
+    ),
   createWebinar: async (ctx, params, body) => created(await createWebinar(ctx, params.merchantId!, body)),
   setWebinarStatus: async (ctx, params, body) => ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
   setWebinarVideo: async (ctx, params, body) => ok(await setWebinarVideo(ctx, params.ticketCode!, body)),
@@ -71,6 +80,8 @@ export type AdminRunner = (
   text: string,
   contentType: string | undefined,
   authorization: string | undefined,
+  /** The server's origin as this request reached it (invite links, unless WEBINAR_PUBLIC_ORIGIN is set). */
+  requestOrigin: string,
 ) => Promise<Answer>;
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
@@ -81,8 +92,9 @@ export function createAdminRunner(services: AppServices): AdminRunner {
     apiKeys: services.apiKeys,
     changes: services.changes,
     finalizeGraceSeconds: services.config.finalizeGraceSeconds,
+    consoleInviteTtlSeconds: services.config.consoleInviteTtlSeconds,
   };
-  return async (operationId, params, text, contentType, authorization) => {
+  return async (operationId, params, text, contentType, authorization, requestOrigin) => {
     authorizeAdmin(authorization, services.config.adminToken);
     if (params.ticketCode !== undefined && !TICKET_CODE_SHAPE.test(params.ticketCode)) {
       throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
@@ -91,12 +103,12 @@ export function createAdminRunner(services: AppServices): AdminRunner {
     const issues = checkAdminBody(operationId, body);
     if (issues.length > 0) throw invalidBody(issues);
     const handler = handlers[operationId] as (
-      ctx: AdminContext,
+      ctx: AdminContext & { origin: string },
       params: Record<string, string>,
       body: unknown,
     ) => Promise<Answer>;
     return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
-      handler(ctx, params, body),
+      handler({ ...ctx, origin: services.config.publicOrigin ?? requestOrigin }, params, body),
     );
   };
 }

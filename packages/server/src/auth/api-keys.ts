@@ -21,6 +21,8 @@ export interface Credential {
   signer: Signer;
   merchantId: string;
   merchantStatus: MerchantStatus;
+  /** When a rolled key stops working (epoch milliseconds); null for a key not rolled. */
+  revokesAt: number | null;
 }
 
 export interface ApiKeyStore {
@@ -34,8 +36,17 @@ export interface ApiKeyStore {
   ): Promise<{ apiKey: string; secret: string }>;
   /** Revokes a key; false when there is no such key. Idempotent. */
   revoke(apiKey: string): Promise<boolean>;
-  /** The active key's credential, or null for an unknown or revoked key. */
+  /** The active key's credential, or null for an unknown or revoked key, or a rolled key past its grace. */
   findActive(apiKey: string): Promise<Credential | null>;
+  /**
+   * Rolls a key: a new key of the same merchant now, and the old one stops working at `revokesAt` (epoch
+   * milliseconds). False when the old key is not active.
+   */
+  roll(
+    apiKey: string,
+    revokesAt: number,
+    executor: Transaction<Database>,
+  ): Promise<{ apiKey: string; secret: string } | undefined>;
 }
 
 /** `wk_live_` + 20 base62 characters, the shape of the spec's examples. */
@@ -72,7 +83,7 @@ export function createApiKeyStore(
       const row = await db
         .selectFrom("api_keys as k")
         .innerJoin("merchants as m", "m.id", "k.merchant_id")
-        .select(["k.secret_sealed", "k.merchant_id", "m.status as merchant_status"])
+        .select(["k.secret_sealed", "k.merchant_id", "k.revokes_at", "m.status as merchant_status"])
         .where("k.api_key", "=", apiKey)
         .where("k.status", "=", "ACTIVE")
         .executeTakeFirst();
@@ -84,10 +95,11 @@ export function createApiKeyStore(
         signer: createSigner(secret),
         merchantId: row.merchant_id,
         merchantStatus: row.merchant_status,
+        revokesAt: row.revokes_at === null ? null : new Date(row.revokes_at).getTime(),
       };
     },
   });
-  return {
+  const store: ApiKeyStore = {
     async create(merchantId, executor = db) {
       const apiKey = newApiKey(runtime);
       const secret = newSecret(runtime);
@@ -120,6 +132,24 @@ export function createApiKeyStore(
           .executeTakeFirst();
         return exists !== undefined;
       }),
-    findActive: async (apiKey) => (await credentials.get(apiKey)) ?? null,
+    findActive: async (apiKey) => {
+      const credential = await credentials.get(apiKey);
+      if (credential === undefined) return null;
+      // A rolled key's grace ends by the clock, in every process alike, without any write.
+      return credential.revokesAt !== null && credential.revokesAt <= runtime.now() ? null : credential;
+    },
+    async roll(apiKey, revokesAt, trx) {
+      const old = await trx
+        .updateTable("api_keys")
+        .set({ revokes_at: new Date(revokesAt) })
+        .where("api_key", "=", apiKey)
+        .where("status", "=", "ACTIVE")
+        .where((eb) => eb.or([eb("revokes_at", "is", null), eb("revokes_at", ">", new Date(runtime.now()))]))
+        .returning("merchant_id")
+        .executeTakeFirst();
+      if (old === undefined) return undefined;
+      return store.create(old.merchant_id, trx);
+    },
   };
+  return store;
 }

@@ -334,6 +334,93 @@ const validatorNonceStore: Migration = {
 };
 
 /**
+ * The merchant console: its people (one merchant each, an email unique without regard to case), their invites and
+ * sessions (only SHA-256 hashes of the tokens are stored), failed sign-ins for throttling, the audit list of
+ * changes, and the request log of the Open API (rows of a merchant's own keys; retention bounded by a periodic
+ * prune). API keys gain the minute they were last used and, once rolled, the time they stop working.
+ */
+const merchantConsole: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`alter table api_keys add column last_used_at timestamptz`,
+      sql`alter table api_keys add column revokes_at timestamptz`,
+      sql`
+        create table console_users (
+          id text primary key,
+          merchant_id text not null references merchants (id),
+          email text not null,
+          role text not null check (role in ('OWNER', 'ANALYST')),
+          password_hash text,
+          language text check (language in ('en', 'zh-CN')),
+          created_at timestamptz not null
+        )
+      `,
+      sql`create unique index console_users_email_key on console_users (lower(email))`,
+      sql`
+        create table console_invites (
+          token_hash text primary key,
+          user_id text not null references console_users (id),
+          role text not null check (role in ('OWNER', 'ANALYST')),
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          used_at timestamptz
+        )
+      `,
+      sql`create index console_invites_user on console_invites (user_id)`,
+      sql`
+        create table console_sessions (
+          token_hash text primary key,
+          user_id text not null references console_users (id),
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          absolute_expires_at timestamptz not null
+        )
+      `,
+      sql`create index console_sessions_user on console_sessions (user_id)`,
+      sql`
+        create table console_sign_in_failures (
+          subject text not null,
+          failed_at timestamptz not null
+        )
+      `,
+      sql`create index console_sign_in_failures_subject on console_sign_in_failures (subject, failed_at)`,
+      sql`
+        create table console_audit_events (
+          id bigint generated always as identity primary key,
+          merchant_id text not null references merchants (id),
+          actor_user_id text references console_users (id),
+          action text not null,
+          target text not null,
+          details jsonb not null,
+          occurred_at timestamptz not null
+        )
+      `,
+      sql`create index console_audit_events_merchant on console_audit_events (merchant_id, id desc)`,
+      sql`
+        create table open_api_request_log (
+          id bigint generated always as identity primary key,
+          merchant_id text not null references merchants (id),
+          request_id text not null,
+          answered_at timestamptz not null,
+          api_key text not null,
+          operation_id text,
+          method text not null,
+          path text not null,
+          status integer not null,
+          error_code text,
+          duration_ms integer not null,
+          canonical_string text
+        )
+      `,
+      sql`create index open_api_request_log_merchant on open_api_request_log (merchant_id, id desc)`,
+      sql`create index open_api_request_log_request on open_api_request_log (merchant_id, request_id)`,
+      sql`create index open_api_request_log_answered on open_api_request_log (answered_at)`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
  * A watch subject's key and kind, defined once, here: the key of its totals rows is `u:<uid>` for a registered
  * viewer and `a:<anonymousId>` for an anonymous one (as 0003 wrote them), its kind REGISTERED or ANONYMOUS. Every
  * statement that writes or locks those rows asks these functions, and the code reads the key back from them.
@@ -415,6 +502,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0005_subject_credit_watermark": subjectCreditWatermark,
   "0006_webinar_video_urls": webinarVideoUrls,
   "0007_validator_nonce_store": validatorNonceStore,
+  "0008_merchant_console": merchantConsole,
   "0020_subject_key_and_batch_locks": subjectKeyAndBatchLocks,
 };
 

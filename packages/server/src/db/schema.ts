@@ -31,6 +31,10 @@ export interface ApiKeysTable {
   status: ApiKeyStatus;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The minute a request signed with the key was last accepted (the request log's batches set it). */
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When a rolled key stops working; null for a key not rolled. */
+  revokes_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface WebinarsTable {
@@ -164,6 +168,71 @@ export interface WatchTotalsTable {
   updated_at: Timestamp;
 }
 
+export type ConsoleRole = "OWNER" | "ANALYST";
+export type ConsoleLanguage = "en" | "zh-CN";
+
+export interface ConsoleUsersTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: ConsoleRole;
+  /** scrypt hash (console/passwords.ts); null until the first invite is accepted. */
+  password_hash: string | null;
+  language: ConsoleLanguage | null;
+  created_at: Timestamp;
+}
+
+export interface ConsoleInvitesTable {
+  /** Lowercase hex SHA-256 of the invite token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  role: ConsoleRole;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface ConsoleSessionsTable {
+  /** Lowercase hex SHA-256 of the session cookie value. */
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  /** Slides forward with each request, never past `absolute_expires_at`. */
+  expires_at: Timestamp;
+  absolute_expires_at: Timestamp;
+}
+
+export interface ConsoleSignInFailuresTable {
+  /** `email:<lower-case email>` or `address:<client address>`. */
+  subject: string;
+  failed_at: Timestamp;
+}
+
+export interface ConsoleAuditEventsTable {
+  id: Generated<string>;
+  merchant_id: string;
+  actor_user_id: string | null;
+  action: string;
+  target: string;
+  details: ColumnType<Record<string, unknown>, string, string>;
+  occurred_at: Timestamp;
+}
+
+export interface OpenApiRequestLogTable {
+  id: Generated<string>;
+  merchant_id: string;
+  request_id: string;
+  answered_at: Timestamp;
+  api_key: string;
+  operation_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+  error_code: string | null;
+  duration_ms: number;
+  canonical_string: string | null;
+}
+
 /** Every table of the service. */
 export interface Database {
   merchants: MerchantsTable;
@@ -179,4 +248,10 @@ export interface Database {
   server_meta: ServerMetaTable;
   watch_subject_totals: WatchSubjectTotalsTable;
   watch_totals: WatchTotalsTable;
+  console_users: ConsoleUsersTable;
+  console_invites: ConsoleInvitesTable;
+  console_sessions: ConsoleSessionsTable;
+  console_sign_in_failures: ConsoleSignInFailuresTable;
+  console_audit_events: ConsoleAuditEventsTable;
+  open_api_request_log: OpenApiRequestLogTable;
 }

@@ -1,7 +1,7 @@
 /**
  * The demo's credentials file, `demo-credentials.env` in the data directory, readable by its owner only (mode
  * 0600). The first start that creates the demo merchant writes it: the base URL, the API key and secret, the demo
- * webinar, and, when the server was started without WEBINAR_ADMIN_TOKEN, an admin token made for the demo, which
+ * webinar, the demo console user's email and invite link, and, when the server was started without WEBINAR_ADMIN_TOKEN, an admin token made for the demo, which
  * later starts on the same data directory keep using. It is in dotenv form, so `webinar --env-file <file>` (the
  * CLI) and `node --env-file` read it as it is. Only the embedded database on disk has one: `memory:` and
  * PostgreSQL keep nothing on this machine's disk, and their start prints the secret once instead.
@@ -12,6 +12,7 @@ import { parseEnv } from "node:util";
 import type { ServerConfig } from "../config";
 import { readTextIfExists } from "../read-if-exists";
 import { randomBase62, type Runtime } from "../runtime";
+import { inviteUrl } from "../console/invites";
 import type { DemoSeed } from "./demo";
 
 export const DEMO_CREDENTIALS_FILE = "demo-credentials.env";
@@ -48,8 +49,13 @@ export async function resolveAdminToken(
   return (await readEntries(file))?.WEBINAR_ADMIN_TOKEN;
 }
 
+/** A value as dotenv reads it back: quoted when it holds `#` (else read as a comment) or white space. */
+function dotenvValue(value: string): string {
+  return /[#\s"']/.test(value) ? `"${value}"` : value;
+}
+
 function serialize(entries: Record<string, string>): string {
-  const lines = Object.entries(entries).map(([name, value]) => `${name}=${value}`);
+  const lines = Object.entries(entries).map(([name, value]) => `${name}=${dotenvValue(value)}`);
   return `# Demo credentials of the Webinar reference server. Keep this file private.\n${lines.join("\n")}\n`;
 }
 
@@ -70,6 +76,7 @@ export async function saveDemoCredentials(
   demo: DemoSeed,
   baseUrl: string,
   adminToken: string | undefined,
+  consoleOrigin: string = baseUrl,
 ): Promise<string | undefined> {
   const file = demoCredentialsPath(config.storage);
   if (file === undefined || demo.kind === "none") return undefined;
@@ -80,6 +87,8 @@ export async function saveDemoCredentials(
       WEBINAR_API_SECRET: demo.secret,
       WEBINAR_DEMO_MERCHANT_ID: demo.merchantId,
       WEBINAR_DEMO_TICKET_CODE: demo.ticketCode,
+      WEBINAR_CONSOLE_EMAIL: demo.consoleEmail,
+      WEBINAR_CONSOLE_INVITE_URL: inviteUrl(consoleOrigin, demo.consoleInviteToken),
       // Only a token made for the demo; one given by the operator stays where the operator keeps it.
       ...(adminToken !== undefined && adminToken !== config.adminToken ? { WEBINAR_ADMIN_TOKEN: adminToken } : {}),
     });

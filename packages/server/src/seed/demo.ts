@@ -1,6 +1,6 @@
 /**
- * Demo data on the first start with an empty database: a merchant, an API key and a published webinar, so the
- * server is usable right away. The secret exists in plaintext only in the value returned here, which the start
+ * Demo data on the first start with an empty database: a merchant, an API key, a published webinar and a console
+ * user (an OWNER) with an invite link, so the server is usable right away. The secret exists in plaintext only in the value returned here, which the start
  * block prints once to stdout (never to the log) and seed/demo-credentials.ts saves in the data directory; later
  * starts find the `demo` marker in server_meta and report the ids only.
  *
@@ -12,16 +12,34 @@ import type { ApiKeyStore } from "../auth/api-keys";
 import type { Database } from "../db/schema";
 import { randomBase62, type Runtime } from "../runtime";
 import { newTicketCode } from "../admin/webinars";
+import { issueInvite } from "../console/invites";
 
 export type DemoSeed =
-  | { kind: "created"; merchantId: string; apiKey: string; secret: string; ticketCode: string }
+  | {
+      kind: "created";
+      merchantId: string;
+      apiKey: string;
+      secret: string;
+      ticketCode: string;
+      /** The demo console user (an OWNER) and the token of their invite link (console/invites.ts). */
+      consoleEmail: string;
+      consoleInviteToken: string;
+    }
   | { kind: "existing"; merchantId: string; ticketCode: string }
   | { kind: "none" };
 
 const MARKER = "demo";
 
+/** The demo console user's email. */
+export const DEMO_CONSOLE_EMAIL = "demo@example.com";
+
 /** Creates the demo data if this is the first start with an empty database; otherwise reports what exists. */
-export async function seedDemo(db: Kysely<Database>, apiKeys: ApiKeyStore, runtime: Runtime): Promise<DemoSeed> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  apiKeys: ApiKeyStore,
+  runtime: Runtime,
+  inviteTtlSeconds: number,
+): Promise<DemoSeed> {
   return db.transaction().execute(async (trx): Promise<DemoSeed> => {
     const claimed = await trx
       .insertInto("server_meta")
@@ -72,6 +90,15 @@ export async function seedDemo(db: Kysely<Database>, apiKeys: ApiKeyStore, runti
       .set({ value: JSON.stringify({ merchantId, ticketCode }) })
       .where("key", "=", MARKER)
       .execute();
-    return { kind: "created", merchantId, apiKey, secret, ticketCode };
+    const invite = await issueInvite(trx, runtime, inviteTtlSeconds, merchantId, { email: DEMO_CONSOLE_EMAIL });
+    return {
+      kind: "created",
+      merchantId,
+      apiKey,
+      secret,
+      ticketCode,
+      consoleEmail: DEMO_CONSOLE_EMAIL,
+      consoleInviteToken: invite.token,
+    };
   });
 }

@@ -13,12 +13,17 @@ function moduleDirectory(): string {
 }
 
 /**
- * The bytes of a file of this package by its path from the package's root: `dist/../<path>` when bundled,
- * `src/watch/../../<path>` from the sources. `missing` says what to do when it is not there.
+ * Where a file or folder of this package is, by its path from the package's root: `dist/../<path>` when bundled,
+ * `src/<folder>/../../<path>` from the sources; undefined when it is not there.
  */
-export function readPackageFile(path: string, missing: string): Buffer {
+export function findPackageFile(path: string): string | undefined {
   const here = moduleDirectory();
-  const file = [join(here, "..", path), join(here, "..", "..", path)].find((candidate) => existsSync(candidate));
+  return [join(here, "..", path), join(here, "..", "..", path)].find((candidate) => existsSync(candidate));
+}
+
+/** The bytes of a file of this package (see findPackageFile). `missing` says what to do when it is not there. */
+export function readPackageFile(path: string, missing: string): Buffer {
+  const file = findPackageFile(path);
   if (file === undefined) throw new Error(`${path} is missing from the server package: ${missing}`);
   return readFileSync(file);
 }

@@ -18,5 +18,8 @@ export declare const watchOperations: {
 /** Each operation's precompiled request-body validator (operations with a request body). */
 export declare const watchBodyValidators: { readonly [operationId in "exchangeLoginTicket" | "startPlayback" | "sendHeartbeat" | "stopPlayback"]: BodyValidator };
 
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export declare const watchQueryValidators: { readonly [operationId in "getWatchState"]: BodyValidator };
+
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */
 export declare const watchPatternMessages: Readonly<Record<string, string>>;

@@ -618,6 +618,103 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const validate_getWatchState_query = validate24;
+const schema35 = {"type":"object","additionalProperties":false,"required":["ticketCode"],"properties":{"ticketCode":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]+$","x-pattern-message":"must contain only letters, digits, _ and -","description":"Public code of a webinar, the `{ticketCode}` of `/w/{ticketCode}`; the Open API's TicketCode."}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ticketCode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ticketCode"},message:"must have required property '"+"ticketCode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "ticketCode")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.ticketCode !== undefined){
+let data0 = data.ticketCode;
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+const err2 = {instancePath:instancePath+"/ticketCode",schemaPath:"#/properties/ticketCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/ticketCode",schemaPath:"#/properties/ticketCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!pattern4.test(data0)){
+const err4 = {instancePath:instancePath+"/ticketCode",schemaPath:"#/properties/ticketCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/ticketCode",schemaPath:"#/properties/ticketCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 /** SHA-256 of the watch-openapi.yaml this module was generated from. */
 export const watchDocumentSha256 = "3622edd44709a1b875727c3fd6abc58b8c89bfd5e1496f772c2af07613374414";
 
@@ -636,6 +733,11 @@ export const watchBodyValidators = Object.freeze({
   startPlayback: validate_startPlayback,
   sendHeartbeat: validate_sendHeartbeat,
   stopPlayback: validate_stopPlayback,
+});
+
+/** Each operation's precompiled validator of its query parameters, as an object of strings (operations with any). */
+export const watchQueryValidators = Object.freeze({
+  getWatchState: validate_getWatchState_query,
 });
 
 /** Each pattern of the document -> what it asks for in words (x-pattern-message). */

@@ -18,6 +18,7 @@
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { assertRequestVerifier, type RequestVerifier, type VerifiedRequest } from "../request-verifier";
+import type { RequestRejection } from "../signed-request-types";
 import { requestTarget } from "../web-request";
 import { readNodeBody, type NodeBodyStream } from "./node-body";
 import { incomingNodeRequest, nodeRequestTarget, type NodeRequest } from "./node-request";
@@ -28,6 +29,11 @@ export interface WebinarEnv {
   Variables: {
     /** The verified request: merchant, operation, validated and trimmed body, request id. */
     webinar: VerifiedRequest;
+    /**
+     * The refusal the middleware answered instead of calling the handler, for a later middleware that records
+     * requests (its error code, and `canonicalString` for a signature mismatch); unset otherwise.
+     */
+    webinarRejection: RequestRejection | undefined;
   };
 }
 
@@ -96,7 +102,10 @@ export function webinarHono(verifier: RequestVerifier): MiddlewareHandler<Webina
             ...incomingNodeRequest(incoming, (maxBytes) => readNodeBody(incoming, maxBytes), pathMatch),
             requestId,
           });
-    if (!result.ok) return rejectionResponse(result);
+    if (!result.ok) {
+      c.set("webinarRejection", result);
+      return rejectionResponse(result);
+    }
     cacheBody(c.req.bodyCache, result.rawBody);
     c.set("webinar", result);
     await next();

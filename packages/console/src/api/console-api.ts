@@ -1,0 +1,41 @@
+/**
+ * The console's only way to the server: openapi-fetch typed with the console API's generated `paths`, and
+ * openapi-react-query over it for queries and mutations. The session is the HttpOnly cookie the server sets, sent
+ * because every request goes to the page's own origin (`credentials: "same-origin"`); the browser adds the
+ * `Origin` header the server checks on unsafe requests.
+ */
+import createFetchClient from "openapi-fetch";
+import createQueryClient from "openapi-react-query";
+import type { components, paths } from "./console-openapi.gen";
+
+/** The typed fetch client (paths in the document already start with `/console/api/`). */
+export const consoleFetch = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });
+
+/** Queries and mutations of the console API, typed by operation path. */
+export const consoleApi = createQueryClient(consoleFetch);
+
+export type Schemas = components["schemas"];
+export type ErrorEnvelope = Schemas["ErrorEnvelope"];
+export type ConsoleErrorCode = Schemas["ConsoleErrorCode"];
+export type Webinar = Schemas["Webinar"];
+export type Mode = Schemas["Mode"];
+
+/** The error code of a failed call (openapi-react-query throws the answer's body), if it is the envelope. */
+export function errorCodeOf(error: unknown): ConsoleErrorCode | undefined {
+  if (typeof error !== "object" || error === null || !("error" in error)) return undefined;
+  const inner = (error as { error: unknown }).error;
+  if (typeof inner !== "object" || inner === null || !("code" in inner)) return undefined;
+  return (inner as { code: ConsoleErrorCode }).code;
+}
+
+/** The envelope's `details`, when the failed call answered one. */
+export function errorDetailsOf(error: unknown): Record<string, unknown> | undefined {
+  if (errorCodeOf(error) === undefined) return undefined;
+  const details = (error as ErrorEnvelope).error.details;
+  return details === undefined ? undefined : (details as Record<string, unknown>);
+}
+
+/** The requestId of a failed call, to quote to the operator. */
+export function errorRequestIdOf(error: unknown): string | undefined {
+  return errorCodeOf(error) === undefined ? undefined : (error as ErrorEnvelope).requestId;
+}

@@ -1,0 +1,9 @@
+/**
+ * The shape every language's string catalogue has: the English one (en.ts) names the keys, and any other
+ * catalogue typed `Catalogue` fails the build when it lacks a key or has one English does not. `{name}` in a
+ * string is a placeholder filled by `t(key, {name})`.
+ */
+import type { en } from "./en";
+
+export type MessageKey = keyof typeof en;
+export type Catalogue = { readonly [key in MessageKey]: string };

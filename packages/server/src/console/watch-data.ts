@@ -1,0 +1,182 @@
+/**
+ * A webinar's watch data for the console. The overview and the viewers table are the Open API's own operations
+ * (operations/watch-data.ts: the same numbers, refusals and cursors); the charts are computed in SQL from the
+ * playback sessions (per-minute concurrency, devices and protocols) and from the per-subject totals the detail
+ * query reads (watch-time distribution). Every read is scoped to the signed-in person's merchant: another
+ * merchant's webinar is 404 WEBINAR_NOT_FOUND.
+ */
+import { sql } from "kysely";
+import { parseAndValidate } from "@org/webinar-validator";
+import type { operations } from "./console-openapi.gen";
+import type { PlaybackMode } from "@org/webinar-types";
+import { dependencyStep } from "../dependency";
+import { ServiceError } from "../errors";
+import { readViewerWatch, readWatchOverview } from "../operations/watch-data";
+import type { AppServices } from "../services";
+import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-state";
+import type { ConsolePerson } from "./context";
+
+export { exportViewers } from "./export-viewers";
+
+type Json<Id extends keyof operations> = Omit<
+  // biome-ignore lint/suspicious/noExplicitAny: each of these operations answers 200.
+  (operations[Id]["responses"] & Record<200, any>)[200]["content"]["application/json"],
+  "requestId"
+>;
+
+const UNAVAILABLE = "watch data is temporarily unavailable";
+
+/** The person's webinar for watch data, or 404. */
+export async function ownWebinar(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+): Promise<WatchedWebinar> {
+  const webinar = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    findWatchedWebinar(services.webinars, person.merchantId, ticketCode),
+  );
+  if (webinar === null) throw new ServiceError("WEBINAR_NOT_FOUND", `no webinar ${ticketCode} in this merchant`);
+  return webinar;
+}
+
+export async function getWatchOverview(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+  mode: PlaybackMode,
+): Promise<Json<"getWatchOverview">> {
+  return readWatchOverview(services, person.merchantId, { ticketCode, playbackMode: mode });
+}
+
+/** The playback sessions of a mode (`ALL`: both). */
+const modeFilter = (mode: PlaybackMode) => (mode === "ALL" ? sql`true` : sql`p.mode = ${mode}`);
+
+/** At most this many minutes are answered: the last ones of a longer range (14 days). */
+const MAX_MINUTES = 14 * 24 * 60;
+
+/**
+ * Per minute, the sessions playing at some moment of it: each session adds one at the minute it starts and takes
+ * it away after the minute it ends (start + watch seconds), and a running sum over the range's minutes counts them,
+ * so the work grows with the sessions plus the minutes, not their product.
+ */
+export async function getConcurrencySeries(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+  mode: PlaybackMode,
+): Promise<Json<"getConcurrencySeries">> {
+  const webinar = await ownWebinar(services, person, ticketCode);
+  const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    sql<{ minute: Date | string; viewers: number }>`
+      with s as (
+        select date_trunc('minute', p.started_at) as first_minute,
+               date_trunc('minute', greatest(p.started_at,
+                 p.started_at + p.watch_seconds * interval '1 second' - interval '1 millisecond')) as last_minute
+        from playback_sessions p
+        where p.webinar_id = ${webinar.id} and ${modeFilter(mode)}
+      ),
+      deltas as (
+        select first_minute as minute, count(*) as delta from s group by first_minute
+        union all
+        select last_minute + interval '1 minute', -count(*) from s group by last_minute
+      ),
+      bounds as (select min(first_minute) as lo, max(last_minute) as hi from s),
+      per_minute as (select minute, sum(delta) as delta from deltas group by minute),
+      series as (
+        select m.minute, sum(coalesce(d.delta, 0)) over (order by m.minute) as viewers
+        from bounds
+        cross join generate_series(bounds.lo, bounds.hi, interval '1 minute') as m(minute)
+        left join per_minute d on d.minute = m.minute
+        where bounds.lo is not null
+      )
+      select minute, viewers::int as viewers
+      from series, bounds
+      where series.minute > bounds.hi - ${MAX_MINUTES} * interval '1 minute'
+      order by minute
+    `.execute(services.db),
+  );
+  return {
+    ticketCode,
+    mode,
+    points: result.rows.map((row) => ({
+      minute: new Date(row.minute).toISOString().replace(".000Z", "Z"),
+      viewers: Number(row.viewers),
+    })),
+  };
+}
+
+/** Upper bounds (exclusive) of the distribution's buckets, in seconds; the last bucket has none. */
+const BUCKET_BOUNDS = [60, 300, 900, 1800, 3600, 7200] as const;
+
+export async function getWatchTimeDistribution(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+  mode: PlaybackMode,
+): Promise<Json<"getWatchTimeDistribution">> {
+  const webinar = await ownWebinar(services, person, ticketCode);
+  const bounds = sql.raw(`array[${BUCKET_BOUNDS.join(",")}]::float8[]`);
+  const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+    sql<{ bucket: number; subjects: number }>`
+      select width_bucket(t.total_seconds::float8, ${bounds}) as bucket, count(*)::int as subjects
+      from watch_subject_totals t
+      where t.webinar_id = ${webinar.id} and t.scope = ${mode}
+      group by 1
+    `.execute(services.db),
+  );
+  const counts = new Map(result.rows.map((row) => [Number(row.bucket), Number(row.subjects)]));
+  return {
+    ticketCode,
+    mode,
+    buckets: [0, ...BUCKET_BOUNDS].map((minSeconds, index) => ({
+      minSeconds,
+      maxSeconds: BUCKET_BOUNDS[index] ?? null,
+      subjects: counts.get(index) ?? 0,
+    })),
+  };
+}
+
+export async function getDeviceBreakdown(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+  mode: PlaybackMode,
+): Promise<Json<"getDeviceBreakdown">> {
+  const webinar = await ownWebinar(services, person, ticketCode);
+  const breakdown = (column: ReturnType<typeof sql.raw>) =>
+    dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
+      sql<{ name: string; sessions: number; watch_seconds: number }>`
+        select coalesce(${column}, 'UNKNOWN') as name, count(*)::int as sessions,
+               coalesce(sum(p.watch_seconds), 0)::float8 as watch_seconds
+        from playback_sessions p
+        where p.webinar_id = ${webinar.id} and ${modeFilter(mode)}
+        group by 1
+        order by 2 desc, 1
+      `.execute(services.db),
+    );
+  const [devices, protocols] = await Promise.all([
+    breakdown(sql.raw("p.device_type")),
+    breakdown(sql.raw("p.protocol")),
+  ]);
+  const entries = (rows: { name: string; sessions: number; watch_seconds: number }[]) =>
+    rows.map((row) => ({ name: row.name, sessions: Number(row.sessions), watchSeconds: Number(row.watch_seconds) }));
+  return { ticketCode, mode, deviceTypes: entries(devices.rows), protocols: entries(protocols.rows) };
+}
+
+type QueryBody = operations["queryViewers"]["requestBody"]["content"]["application/json"];
+
+/**
+ * The Open API's detail query for this webinar: the body is translated into the Open API's and checked by the
+ * Open API's own request validation, so its rules and codes (WATCH_REQUEST_INVALID) are the same here.
+ */
+export async function queryViewers(
+  services: AppServices,
+  person: ConsolePerson,
+  ticketCode: string,
+  body: QueryBody,
+): Promise<Json<"queryViewers">> {
+  const { mode, ...rest } = body;
+  const parsed = parseAndValidate("queryViewerWatch", JSON.stringify({ ticketCode, playbackMode: mode, ...rest }));
+  if (!parsed.ok) throw new ServiceError(parsed.error.code, parsed.error.message, parsed.error.details);
+  return readViewerWatch(services, person.merchantId, parsed.value, services.cursorKey);
+}
