@@ -171,7 +171,7 @@ describe("webinar-conformance setup hooks on the command line", () => {
     {
       rule: "--admin-url without its token",
       argv: ["--admin-url", "http://127.0.0.1:1"],
-      message: /--admin-url and --admin-token go together/,
+      message: /--admin-url needs --admin-token/,
     },
     {
       rule: "a module that cannot be loaded",
@@ -187,6 +187,15 @@ describe("webinar-conformance setup hooks on the command line", () => {
     const { code, stderr } = await cli(typeof argv === "function" ? argv() : argv, env);
     expect(code).toBe(EXIT.usage);
     expect(stderr).toMatch(message);
+  });
+
+  it("an admin token alone (as in the demo's credentials file) asks for no hooks: the state checks are skipped", async () => {
+    const { code, stdout } = await cli(["--only", "state.merchant.suspended"], {
+      ...env,
+      WEBINAR_ADMIN_TOKEN: "t0ken-of-demo",
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toContain("skip state.merchant.suspended");
   });
 
   it("a module's hooks are called, and a check whose hooks the module lacks is skipped and names them", async () => {
