@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { bodyHash, canonicalString, sign } from "@org/webinar-signing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -143,5 +146,70 @@ describe("webinar-conformance option values that start with -", () => {
     expect(stderr).toBe("");
     expect(stdout).toContain("ok   signing.correct");
     expect(code).toBe(EXIT.ok);
+  });
+});
+
+describe("webinar-conformance setup hooks on the command line", () => {
+  const env = {
+    WEBINAR_BASE_URL: "http://127.0.0.1:1",
+    WEBINAR_API_KEY: "k",
+    WEBINAR_API_SECRET: "s",
+    WEBINAR_TICKET_CODE: "c",
+  };
+  const moduleFile = (source: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), "conformance-setup-")), "setup.mjs");
+    writeFileSync(file, source);
+    return file;
+  };
+
+  it.each([
+    {
+      rule: "--setup with --admin-url",
+      argv: ["--setup", "x.mjs", "--admin-url", "http://127.0.0.1:1"],
+      message: /--setup and --admin-url exclude each other/,
+    },
+    {
+      rule: "--admin-url without its token",
+      argv: ["--admin-url", "http://127.0.0.1:1"],
+      message: /--admin-url needs --admin-token/,
+    },
+    {
+      rule: "a module that cannot be loaded",
+      argv: ["--setup", "/nonexistent/setup.mjs"],
+      message: /--setup \/nonexistent\/setup.mjs: /,
+    },
+    {
+      rule: "a module without the hooks",
+      argv: () => ["--setup", moduleFile("export const other = 1;\n")],
+      message: /exports neither default nor setup/,
+    },
+  ])("$rule -> exit 2", async ({ argv, message }) => {
+    const { code, stderr } = await cli(typeof argv === "function" ? argv() : argv, env);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(message);
+  });
+
+  it("an admin token alone (as in the demo's credentials file) asks for no hooks: the state checks are skipped", async () => {
+    const { code, stdout } = await cli(["--only", "state.merchant.suspended"], {
+      ...env,
+      WEBINAR_ADMIN_TOKEN: "t0ken-of-demo",
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toContain("skip state.merchant.suspended");
+  });
+
+  it("a module's hooks are called, and a check whose hooks the module lacks is skipped and names them", async () => {
+    const called = join(mkdtempSync(join(tmpdir(), "conformance-called-")), "terms.json");
+    const file = moduleFile(
+      `import { writeFileSync } from "node:fs";\nexport default ({ env }) => ({ async blockDisplayNameTerms(terms) { writeFileSync(env.CALLED, JSON.stringify(terms)); } });\n`,
+    );
+    const only = ["--only", "state.key.revoked", "--only", "state.display-name.blocked-term"];
+    const { code, stdout } = await cli(["--setup", file, ...only], { ...env, CALLED: called });
+    expect(readFileSync(called, "utf8")).toBe('["conformanceblockedterm"]');
+    // The upsert that follows the hook finds no server at the base URL: the check fails, as it must.
+    expect(code).toBe(EXIT.failed);
+    expect(stdout).toContain(
+      "needs the setup hooks createMerchant, createWebinar, createApiKey, revokeApiKey: pass --setup <module>",
+    );
   });
 });

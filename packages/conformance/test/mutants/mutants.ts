@@ -99,7 +99,7 @@ const signingMutants: Mutant[] = [
           seen.add(nonce);
           return request;
         }
-        return state.resign({ ...request, headers: { ...request.headers, "x-nonce": freshNonce() } });
+        return state.resign(request, { ...request, headers: { ...request.headers, "x-nonce": freshNonce() } });
       },
     },
   },
@@ -117,7 +117,7 @@ const signingMutants: Mutant[] = [
           setTimeout(() => inFlight.delete(nonce), 500);
           return request;
         }
-        return state.resign({ ...request, headers: { ...request.headers, "x-nonce": freshNonce() } });
+        return state.resign(request, { ...request, headers: { ...request.headers, "x-nonce": freshNonce() } });
       },
     },
   },
@@ -130,7 +130,7 @@ const signingMutants: Mutant[] = [
         const timestamp = Number(header(request, "x-timestamp"));
         const now = Math.floor(Date.now() / 1000);
         if (!isOpenApi(request) || !(now - timestamp > 300)) return request;
-        return state.resign({ ...request, headers: { ...request.headers, "x-timestamp": String(now) } });
+        return state.resign(request, { ...request, headers: { ...request.headers, "x-timestamp": String(now) } });
       },
     },
   },
@@ -140,8 +140,8 @@ const signingMutants: Mutant[] = [
     killedBy: "signing.signature.uppercase-hex",
     mutation: {
       request: async (request) => {
-        const signature = header(request, "x-signature");
-        return signature === undefined
+        const signature = request.headers["x-signature"];
+        return typeof signature !== "string"
           ? request
           : { ...request, headers: { ...request.headers, "x-signature": signature.toLowerCase() } };
       },
@@ -152,7 +152,7 @@ const signingMutants: Mutant[] = [
     rule: "every operation verifies the signature (here queryViewerWatch does not)",
     killedBy: "signing.every-operation.queryViewerWatch.secret-wrong",
     mutation: {
-      request: async (request, state) => (isOperation(request, "queryViewerWatch") ? state.resign(request) : request),
+      request: async (request, state) => (isOperation(request, "queryViewerWatch") ? state.sign(request) : request),
     },
   },
   {
@@ -200,7 +200,7 @@ const signingMutants: Mutant[] = [
     mutation: {
       request: async (request, state) =>
         isOpenApi(request) && request.target.endsWith("/")
-          ? state.resign({ ...request, target: request.target.slice(0, -1) })
+          ? state.resign(request, { ...request, target: request.target.slice(0, -1) })
           : request,
     },
   },

@@ -28,8 +28,13 @@ export interface ProxyAnswer {
 export interface ProxyState {
   secrets: Map<string, string>;
   memory: Map<string, unknown>;
-  /** Signs `request` again with its key's secret, keeping its timestamp and nonce unless they were changed. */
-  resign(request: ProxyRequest): Promise<ProxyRequest>;
+  /** `request` signed with its key's secret, over its target, timestamp, nonce and body as they are. */
+  sign(request: ProxyRequest): Promise<ProxyRequest>;
+  /**
+   * `changed` signed again when `original` was signed correctly, so a rewrite breaks only the mutant's own rule;
+   * a wrongly signed original keeps its wrong signature and is refused as the reference server refuses it.
+   */
+  resign(original: ProxyRequest, changed: ProxyRequest): Promise<ProxyRequest>;
 }
 
 export interface Mutation {
@@ -88,21 +93,33 @@ function forward(upstream: URL, request: ProxyRequest): Promise<ProxyAnswer> {
 
 function createState(): ProxyState {
   const secrets = new Map<string, string>();
+  async function signatureOf(request: ProxyRequest): Promise<string | undefined> {
+    const apiKey = single(request.headers["x-api-key"]) ?? "";
+    const secret = secrets.get(apiKey);
+    if (secret === undefined) return undefined;
+    const canonical = canonicalString({
+      apiKey,
+      path: request.target,
+      timestamp: single(request.headers["x-timestamp"]) ?? "",
+      nonce: single(request.headers["x-nonce"]) ?? "",
+      bodyHash: await bodyHash(new Uint8Array(request.body)),
+    });
+    return sign(secret, canonical);
+  }
+  const signed = async (request: ProxyRequest) => {
+    const signature = await signatureOf(request);
+    return signature === undefined
+      ? request
+      : { ...request, headers: { ...request.headers, "x-signature": signature } };
+  };
   return {
     secrets,
     memory: new Map(),
-    async resign(request) {
-      const apiKey = single(request.headers["x-api-key"]) ?? "";
-      const secret = secrets.get(apiKey);
-      if (secret === undefined) return request;
-      const canonical = canonicalString({
-        apiKey,
-        path: request.target,
-        timestamp: single(request.headers["x-timestamp"]) ?? "",
-        nonce: single(request.headers["x-nonce"]) ?? "",
-        bodyHash: await bodyHash(new Uint8Array(request.body)),
-      });
-      return { ...request, headers: { ...request.headers, "x-signature": await sign(secret, canonical) } };
+    sign: signed,
+    async resign(original, changed) {
+      const expected = await signatureOf(original);
+      const sent = original.headers["x-signature"];
+      return expected !== undefined && sent === expected ? signed(changed) : changed;
     },
   };
 }

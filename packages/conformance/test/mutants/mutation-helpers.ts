@@ -35,7 +35,7 @@ export async function rewritten(
 ): Promise<ProxyRequest> {
   const body = jsonOf(request);
   const changed = body === undefined ? undefined : change({ ...body });
-  return changed === undefined ? request : state.resign(withJson(request, changed));
+  return changed === undefined ? request : state.resign(request, withJson(request, changed));
 }
 
 export function header(request: ProxyRequest, name: string): string | undefined {
