@@ -142,6 +142,11 @@ describe("the merchant console, watch data", () => {
     await card.getByRole("heading", { name: "Spring launch" }).waitFor();
     await card.getByText("Ended").waitFor();
     await card.getByText(`/w/${ticketCode}`).waitFor();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await card.getByRole("button", { name: "Copy link" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await card.getByRole("link", { name: `/w/${ticketCode}` }).getAttribute("href"),
+    );
     await checkPage("webinars");
 
     await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
