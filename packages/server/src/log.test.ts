@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, JSON_LINES, logStyle } from "./log";
+import { createLogger, JSON_LINES, logStyle, scrubCredentials } from "./log";
 
 const terminal = { isTTY: true };
 const pipe = { isTTY: false };
@@ -90,5 +90,20 @@ describe("createLogger", () => {
       requestId: "req_1",
       service: "webinar-server",
     });
+  });
+});
+
+describe("scrubCredentials: console invites and sessions never reach a log line", () => {
+  it.each([
+    [
+      "an invite link",
+      "see http://127.0.0.1:8080/console/invite#token=inv_Jq3x9Vb0e2TQmW8kLr5yNc7ZpA1sDf4GxyzABCDEFG",
+      "inv_Jq3x",
+    ],
+    ["a console session token", "cookie webinar_console=cs_Jq3x9Vb0e2TQmW8kLr5yNc7ZpA1sDf4GxyzABCDEFG", "cs_Jq3x"],
+  ])("%s is replaced", (_name, line, secretPart) => {
+    const scrubbed = scrubCredentials(line);
+    expect(scrubbed).not.toContain(secretPart);
+    expect(scrubbed).toContain("[REDACTED]");
   });
 });

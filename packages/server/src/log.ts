@@ -44,11 +44,12 @@ export const REDACT_PATHS = [
   '*.headers["set-cookie"]',
 ];
 
-// Credential shapes of this server and of the spec: `lt_`/`ws_` + 43 base64url characters, the URL fragment that
-// carries a ticket, bearer tokens, and an X-Signature header value written out.
+// Credential shapes of this server and of the spec: `lt_`/`ws_` (tickets, watch sessions) and `inv_`/`cs_`
+// (console invites and sessions) + 43 base64url characters, the URL fragments that carry a ticket or an invite,
+// bearer tokens, and an X-Signature header value written out.
 const CREDENTIAL_SHAPES: readonly [RegExp, string][] = [
-  [/\b(lt|ws)_[A-Za-z0-9_-]{20,}/g, `$1_${REDACTED}`],
-  [/login_ticket=[^"\s&\\]+/g, `login_ticket=${REDACTED}`],
+  [/\b(lt|ws|inv|cs)_[A-Za-z0-9_-]{20,}/g, `$1_${REDACTED}`],
+  [/(login_ticket|token)=[^"\s&\\]+/g, `$1=${REDACTED}`],
   [/(Bearer\s+)[^"\s\\]+/gi, `$1${REDACTED}`],
   [/(x-signature["':=\s]+)[0-9a-f]{64}/gi, `$1${REDACTED}`],
 ];

@@ -64,6 +64,25 @@ describe.each(DATABASE_KINDS)("demo seeding on %s", (kind) => {
       expect(printed).toContain(`WEBINAR_API_SECRET=${secret}\n`);
       expect(printed).not.toMatch(/\u001b\[/);
       expect(logs1.text).not.toContain(secret);
+      // The demo console user's invite: printed once, never logged, and it signs the person in.
+      const invite = new RegExp(`console      (${first.url}/console/invite#token=inv_[A-Za-z0-9_-]+)\n`).exec(
+        printed,
+      )?.[1];
+      expect(invite).toBeDefined();
+      expect(printed).toContain("(the invite of demo@example.com:");
+      const token = new URL(invite!).hash.slice("#token=".length);
+      expect(logs1.text).not.toContain(token);
+      const accepted = await fetch(`${first.url}/console/api/session/invite`, {
+        method: "POST",
+        headers: { origin: first.url, "content-type": "application/json" },
+        body: JSON.stringify({ token, password: "demo console password" }),
+      });
+      expect(accepted.status).toBe(200);
+      expect(await accepted.json()).toMatchObject({
+        email: "demo@example.com",
+        role: "OWNER",
+        merchant: { merchantId },
+      });
       if (dataDir !== undefined) {
         const file = path.join(dataDir, "demo-credentials.env");
         expect(printed).toContain(`npx webinar --env-file ${file} upsert --external-user-id demo-1`);
@@ -74,6 +93,8 @@ describe.each(DATABASE_KINDS)("demo seeding on %s", (kind) => {
           WEBINAR_API_KEY: apiKey,
           WEBINAR_API_SECRET: secret,
           WEBINAR_DEMO_TICKET_CODE: ticketCode,
+          WEBINAR_CONSOLE_EMAIL: "demo@example.com",
+          WEBINAR_CONSOLE_INVITE_URL: invite,
         });
         expect(printed).toContain(
           `Admin API    ${first.url}/admin/v1/ (bearer token: WEBINAR_ADMIN_TOKEN in the credentials file)`,

@@ -34,6 +34,8 @@ export interface LoadBenchOptions {
   twoProcesses: boolean;
   /** Set with `--profile`: the server runs under `node --cpu-prof` for this one operation. */
   profile: OperationId | undefined;
+  /** Whether the server writes the merchant console's request log (WEBINAR_REQUEST_LOG); `--request-log off`. */
+  requestLog: boolean;
 }
 
 const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
@@ -50,6 +52,9 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --viewers <n>          viewers of the heartbeat row, each with its own playback session
                                                             (BENCH_LOAD_VIEWERS, default 3000; --quick 300)
   --only <list>          measure only these operations (no two-process rows): ${OPERATIONS.map((operation) => operation.id).join(",")}
+  --request-log on|off   the server's console request log, one batched row per Open API request
+                                                            (BENCH_LOAD_REQUEST_LOG, default on): run once with each
+                                                            and compare the Open API rows' server/floor ratios
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
 `;
@@ -107,6 +112,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       viewers: { type: "string" },
       only: { type: "string" },
       profile: { type: "string" },
+      "request-log": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -127,6 +133,9 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       : values.only !== undefined
         ? operationIds("--only", values.only)
         : OPERATIONS.map((operation) => operation.id);
+  const requestLog = values["request-log"] ?? env.BENCH_LOAD_REQUEST_LOG ?? "on";
+  if (requestLog !== "on" && requestLog !== "off")
+    throw new Error(`--request-log takes on or off, got "${requestLog}"`);
   return {
     serverMain: values.server === undefined ? DEFAULT_SERVER : fromCallerDirectory(values.server, env),
     json: values.json,
@@ -143,5 +152,6 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     operations,
     twoProcesses: profile === undefined && values.only === undefined,
     profile,
+    requestLog: requestLog === "on",
   };
 }

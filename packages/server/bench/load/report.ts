@@ -129,6 +129,7 @@ function introLines(result: LoadBenchResult): string[] {
     "The floor neither verifies a signature nor records a nonce; every server request records its nonce (in the database unless" +
       " REDIS_URL is set), a write that the floor's read-only rows (existing viewer, overview, detail page) do not make.",
     "The floor's heartbeat is one UPDATE of the session's row; it reads no cookie and credits no totals.",
+    `The server's console request log (one batched row per Open API request) is ${settings.requestLog ? "on" : "off (--request-log off)"}.`,
   ];
   if (settings.profile !== null)
     lines.push(

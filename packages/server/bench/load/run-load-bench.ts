@@ -62,6 +62,7 @@ export interface LoadBenchResult {
     watchedViewers: number;
     heartbeatViewers: number;
     profile: OperationId | null;
+    requestLog: boolean;
   };
   databases: { database: DatabaseKind; operations: OperationRow[] }[];
   /** On PostgreSQL only; null when PostgreSQL was not measured, or with `--only` or `--profile`. */
@@ -137,6 +138,7 @@ function startServer(
     WEBINAR_ADMIN_TOKEN: ADMIN_TOKEN,
     WEBINAR_SECRET_KEY: secretKey,
     WEBINAR_SEED_DEMO: "false",
+    WEBINAR_REQUEST_LOG: options.requestLog ? "true" : "false",
     ...storage,
   };
   if (storage.DATABASE_URL === undefined) delete env.DATABASE_URL;
@@ -375,6 +377,7 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
       watchedViewers: options.watchedViewers,
       heartbeatViewers: liveViewers(options),
       profile: options.profile ?? null,
+      requestLog: options.requestLog,
     },
     databases,
     twoProcesses,

@@ -4,7 +4,7 @@
  * (`acceptInvite`) sets the person's password, gives them the invite's role and signs them in; for a person who
  * had a password this is the password reset, so their other sessions end. Only the token's SHA-256 is stored.
  */
-import type { Kysely, Transaction } from "kysely";
+import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { ConsoleRole, Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
@@ -142,15 +142,23 @@ const INVITE_INVALID = () =>
  */
 export async function acceptInvite(request: ConsoleRequest, token: string, password: string): Promise<string> {
   const { db, runtime } = request.services;
+  const tokenHash = hashToken(token);
+  const usable = (now: Date) => (eb: ExpressionBuilder<Database, "console_invites">) =>
+    eb.and([eb("token_hash", "=", tokenHash), eb("used_at", "is", null), eb("expires_at", ">", now)]);
+  // An unknown or spent token is refused before the password is hashed: scrypt's memory is spent on real invites only.
+  const found = await db
+    .selectFrom("console_invites")
+    .select("user_id")
+    .where(usable(new Date(runtime.now())))
+    .executeTakeFirst();
+  if (found === undefined) throw INVITE_INVALID();
   const passwordHash = await hashPassword(password, runtime);
   const now = new Date(runtime.now());
   const userId = await db.transaction().execute(async (trx) => {
     const invite = await trx
       .updateTable("console_invites")
       .set({ used_at: now })
-      .where("token_hash", "=", hashToken(token))
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
+      .where(usable(now))
       .returning(["user_id", "role"])
       .executeTakeFirst();
     if (invite === undefined) throw INVITE_INVALID();

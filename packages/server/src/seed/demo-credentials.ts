@@ -49,8 +49,13 @@ export async function resolveAdminToken(
   return (await readEntries(file))?.WEBINAR_ADMIN_TOKEN;
 }
 
+/** A value as dotenv reads it back: quoted when it holds `#` (else read as a comment) or white space. */
+function dotenvValue(value: string): string {
+  return /[#\s"']/.test(value) ? `"${value}"` : value;
+}
+
 function serialize(entries: Record<string, string>): string {
-  const lines = Object.entries(entries).map(([name, value]) => `${name}=${value}`);
+  const lines = Object.entries(entries).map(([name, value]) => `${name}=${dotenvValue(value)}`);
   return `# Demo credentials of the Webinar reference server. Keep this file private.\n${lines.join("\n")}\n`;
 }
 
