@@ -1,0 +1,40 @@
+/**
+ * The end of the README's first-hour walkthrough: the demo invite a first start prints opens the console, and the
+ * person reaches the demo webinar's watch data from the webinars page.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { launchChromium, seriousAxeViolations } from "./support/browser";
+import { type ConsoleServer, startConsoleServer } from "./support/console-server";
+
+let server: ConsoleServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startConsoleServer("pglite", { demo: true });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it("the demo's printed console invite signs the person in, and the demo webinar's watch data opens", async () => {
+  const output = server.output();
+  const invite = /^\s*console\s+(http:\/\/\S+\/console\/invite#token=\S+)$/m.exec(output)?.[1];
+  const ticketCode = /demo webinar (\S+):/.exec(output)?.[1];
+  expect(invite, output).toBeDefined();
+  expect(ticketCode, output).toBeDefined();
+  const page = await (await browser.newContext({ locale: "en-US" })).newPage();
+  await page.goto(invite!);
+  await page.getByLabel("New password").fill("correct horse battery");
+  await page.getByLabel("Repeat the password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Set password and sign in" }).click();
+  const card = page.locator(`article[data-ticket-code="${ticketCode}"]`);
+  await card.getByRole("link", { name: "Watch data of", exact: false }).click();
+  await page.getByRole("heading", { level: 1, name: "Watch data:", exact: false }).waitFor();
+  expect(page.url()).toBe(`${server.baseUrl}/console/webinars/${ticketCode}`);
+  await page.locator('[data-scope="ALL"] [data-field="dataState"]').waitFor();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+});
