@@ -300,6 +300,11 @@ describe("the merchant console, watch data", () => {
     expect(await card.getByRole("button").allTextContents()).toEqual(["Copy link"]);
     await card.getByRole("link", { name: "Watch data of Spring launch" }).click();
     await analyst.locator('[data-scope="ALL"] [data-field="dataState"]').waitFor();
+    // On a phone's width the page scrolls down only; wide tables scroll inside their own box.
+    await analyst.setViewportSize({ width: 390, height: 844 });
+    await analyst.locator('[data-chart-name="concurrency"][data-chart]').waitFor();
+    expect(await analyst.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await analyst.setViewportSize({ width: 1280, height: 900 });
     await analyst.getByRole("link", { name: "API keys" }).click();
     await analyst.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
     expect(await analyst.getByRole("button", { name: "Create API key" }).count()).toBe(0);
