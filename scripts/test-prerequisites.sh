@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # What the tests need besides Node.js packages: Debian's Chromium (the browser tests drive it through
-# playwright-core), python3-jsonschema (the published spec read by Python's reference JSON Schema engine) and
-# prometheus (the real Prometheus server scrapes the reference server's metrics; its promtool checks the alerting
-# rules of docs/operations.md).
+# playwright-core) with a CJK font for the console's Simplified Chinese pages, python3-jsonschema (the published
+# spec read by Python's reference JSON Schema engine) and prometheus (the real Prometheus server scrapes the
+# reference server's metrics; its promtool checks the alerting rules of docs/operations.md).
 # Installs the missing ones with apt-get (as root, or through sudo); where neither works it says what to install
 # and fails, so a test run never starts without them.
 set -euo pipefail
 
 missing=()
 [[ -n "${CHROMIUM_PATH:-}" || -x /usr/bin/chromium ]] || missing+=(chromium)
+# A CJK font, so the console's Simplified Chinese screenshots (docs/console/) show characters, not boxes.
+[[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]] || missing+=(fonts-wqy-microhei)
 /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
 [[ -n "${PROMETHEUS_PATH:-}" || -x /usr/bin/prometheus ]] || missing+=(prometheus)
 ((${#missing[@]} == 0)) && exit 0

@@ -115,6 +115,10 @@ describe("the merchant console, keys and request log", () => {
     };
     expect(key.apiKey).not.toBe("");
     expect(key.secret.length).toBeGreaterThan(10);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await page.getByRole("button", { name: "Copy secret" }).click();
+    await page.getByRole("status").getByText("Copied.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key.secret);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download as .env" }).click();
     const env = await readFile((await (await download).path())!, "utf8");

@@ -142,6 +142,11 @@ describe("the merchant console, watch data", () => {
     await card.getByRole("heading", { name: "Spring launch" }).waitFor();
     await card.getByText("Ended").waitFor();
     await card.getByText(`/w/${ticketCode}`).waitFor();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await card.getByRole("button", { name: "Copy link" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await card.getByRole("link", { name: `/w/${ticketCode}` }).getAttribute("href"),
+    );
     await checkPage("webinars");
 
     await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
@@ -295,6 +300,11 @@ describe("the merchant console, watch data", () => {
     expect(await card.getByRole("button").allTextContents()).toEqual(["Copy link"]);
     await card.getByRole("link", { name: "Watch data of Spring launch" }).click();
     await analyst.locator('[data-scope="ALL"] [data-field="dataState"]').waitFor();
+    // On a phone's width the page scrolls down only; wide tables scroll inside their own box.
+    await analyst.setViewportSize({ width: 390, height: 844 });
+    await analyst.locator('[data-chart-name="concurrency"][data-chart]').waitFor();
+    expect(await analyst.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await analyst.setViewportSize({ width: 1280, height: 900 });
     await analyst.getByRole("link", { name: "API keys" }).click();
     await analyst.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
     expect(await analyst.getByRole("button", { name: "Create API key" }).count()).toBe(0);

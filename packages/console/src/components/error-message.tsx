@@ -31,7 +31,7 @@ export function useErrorText(): (error: unknown) => string {
   return (error) => {
     const code = errorCodeOf(error);
     if (code === undefined) return t("error.network");
-    const words = t(MESSAGES[code], { seconds: retryAfterMinutes(error) });
+    const words = t(MESSAGES[code], { minutes: retryAfterMinutes(error) });
     const details = code === "REQUEST_INVALID" ? fieldErrors(error) : "";
     return details === "" ? words : `${words} ${details}`;
   };

@@ -30,7 +30,7 @@ export const en = {
   "error.REQUEST_INVALID": "Some of what you entered is not valid.",
   "error.CONSOLE_UNAUTHORIZED": "Your session has ended. Please sign in again.",
   "error.CONSOLE_SIGN_IN_FAILED": "The email or the password is wrong.",
-  "error.CONSOLE_SIGN_IN_THROTTLED": "Too many failed sign-ins. Try again in {seconds} minutes.",
+  "error.CONSOLE_SIGN_IN_THROTTLED": "Too many failed sign-ins. Try again in {minutes} minutes.",
   "error.CONSOLE_INVITE_INVALID":
     "This invite link was already used, has expired or is unknown. Ask your operator for a new invite link.",
   "error.CONSOLE_FORBIDDEN": "Your role can read but not change this.",

@@ -29,7 +29,7 @@ export const zhCN: Catalogue = {
   "error.REQUEST_INVALID": "部分输入内容无效。",
   "error.CONSOLE_UNAUTHORIZED": "您的登录已失效，请重新登录。",
   "error.CONSOLE_SIGN_IN_FAILED": "邮箱或密码错误。",
-  "error.CONSOLE_SIGN_IN_THROTTLED": "登录失败次数过多，请 {seconds} 分钟后再试。",
+  "error.CONSOLE_SIGN_IN_THROTTLED": "登录失败次数过多，请 {minutes} 分钟后再试。",
   "error.CONSOLE_INVITE_INVALID": "此邀请链接已被使用、已过期或无效。请向运营方索取新的邀请链接。",
   "error.CONSOLE_FORBIDDEN": "您的角色只能查看，不能修改。",
   "error.ORIGIN_FORBIDDEN": "请求被拒绝：它不是从控制台自身的地址发出的。",

@@ -48,8 +48,14 @@ function listening(child: ChildProcess, output: string[]): Promise<string> {
   });
 }
 
-/** Starts the built server on `database`; a PostgreSQL database is created for it and dropped at stop. */
-export async function startConsoleServer(database: "pglite" | "postgres"): Promise<ConsoleServer> {
+/**
+ * Starts the built server on `database`; a PostgreSQL database is created for it and dropped at stop. With `demo`,
+ * the server creates the demo merchant, webinar and console invite of a first start and prints them.
+ */
+export async function startConsoleServer(
+  database: "pglite" | "postgres",
+  options: { demo?: boolean } = {},
+): Promise<ConsoleServer> {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run pnpm build first`);
   const adminToken = randomBytes(16).toString("hex");
   const databaseName = `webinar_console_${randomBytes(5).toString("hex")}`;
@@ -66,7 +72,7 @@ export async function startConsoleServer(database: "pglite" | "postgres"): Promi
       PORT: "0",
       WEBINAR_ADMIN_TOKEN: adminToken,
       WEBINAR_SECRET_KEY: randomBytes(32).toString("hex"),
-      WEBINAR_SEED_DEMO: "false",
+      WEBINAR_SEED_DEMO: options.demo === true ? "true" : "false",
       WEBINAR_LOG_LEVEL: "warn",
       ...(database === "pglite" ? { WEBINAR_DATA_DIR: "memory:" } : { DATABASE_URL: databaseUrl.toString() }),
     },

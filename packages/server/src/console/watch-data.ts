@@ -57,7 +57,9 @@ const MAX_MINUTES = 14 * 24 * 60;
 /**
  * Per minute, the sessions playing at some moment of it: each session adds one at the minute it starts and takes
  * it away after the minute it ends (start + watch seconds), and a running sum over the range's minutes counts them,
- * so the work grows with the sessions plus the minutes, not their product.
+ * so the work grows with the sessions plus the minutes, not their product. Minutes are whole numbers since the
+ * epoch, computed in float8 (`extract` answers numeric, whose arithmetic cost three times as much per session); a range cut to its last 14 days starts
+ * from the sessions still playing at its first minute.
  */
 export async function getConcurrencySeries(
   services: AppServices,
@@ -67,39 +69,44 @@ export async function getConcurrencySeries(
 ): Promise<Json<"getConcurrencySeries">> {
   const webinar = await ownWebinar(services, person, ticketCode);
   const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
-    sql<{ minute: Date | string; viewers: number }>`
+    sql<{ minute: string; viewers: number }>`
       with s as (
-        select date_trunc('minute', p.started_at) as first_minute,
-               date_trunc('minute', greatest(p.started_at,
-                 p.started_at + p.watch_seconds * interval '1 second' - interval '1 millisecond')) as last_minute
+        select floor(date_part('epoch', p.started_at) / 60)::bigint as first_minute,
+               floor((date_part('epoch', p.started_at) + greatest(p.watch_seconds::float8 - 0.001, 0)) / 60)::bigint
+                 as last_minute
         from playback_sessions p
         where p.webinar_id = ${webinar.id} and ${modeFilter(mode)}
       ),
       deltas as (
-        select first_minute as minute, count(*) as delta from s group by first_minute
-        union all
-        select last_minute + interval '1 minute', -count(*) from s group by last_minute
+        select minute, sum(delta) as delta
+        from (select first_minute as minute, 1 as delta from s
+              union all
+              select last_minute + 1, -1 from s) d
+        group by minute
       ),
       bounds as (select min(first_minute) as lo, max(last_minute) as hi from s),
-      per_minute as (select minute, sum(delta) as delta from deltas group by minute),
       series as (
         select m.minute, sum(coalesce(d.delta, 0)) over (order by m.minute) as viewers
         from bounds
-        cross join generate_series(bounds.lo, bounds.hi, interval '1 minute') as m(minute)
-        left join per_minute d on d.minute = m.minute
+        cross join generate_series(greatest(bounds.lo, bounds.hi - ${MAX_MINUTES - 1}), bounds.hi) as m(minute)
+        left join deltas d on d.minute = m.minute
         where bounds.lo is not null
+      ),
+      before_range as (
+        select coalesce(sum(d.delta), 0) as viewers
+        from deltas d, bounds
+        where d.minute < greatest(bounds.lo, bounds.hi - ${MAX_MINUTES - 1})
       )
-      select minute, viewers::int as viewers
-      from series, bounds
-      where series.minute > bounds.hi - ${MAX_MINUTES} * interval '1 minute'
-      order by minute
+      select (series.minute * 60)::text as minute, (series.viewers + before_range.viewers)::int as viewers
+      from series, before_range
+      order by series.minute
     `.execute(services.db),
   );
   return {
     ticketCode,
     mode,
     points: result.rows.map((row) => ({
-      minute: new Date(row.minute).toISOString().replace(".000Z", "Z"),
+      minute: new Date(Number(row.minute) * 1000).toISOString().replace(".000Z", "Z"),
       viewers: Number(row.viewers),
     })),
   };

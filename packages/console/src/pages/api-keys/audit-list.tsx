@@ -56,7 +56,7 @@ export function AuditList() {
             <tbody>
               {items.map((event) => (
                 <tr key={event.eventId}>
-                  <td>{formatDateTime(event.at)}</td>
+                  <td className="nowrap">{formatDateTime(event.at)}</td>
                   <td>{event.actor === null ? t("audit.operator") : event.actor.email}</td>
                   <td>{t(ACTIONS[event.action])}</td>
                   <td>

@@ -59,7 +59,9 @@ function ScopeOverview({ ticketCode, mode, refreshMs }: { ticketCode: string; mo
             </span>
           </p>
           <p className="hint">{t(STATE_LABELS[data.dataState].explain)}</p>
-          <StatsTable mode={mode} rows={{ all: data.all, registered: data.registered, anonymous: data.anonymous }} />
+          <div className="table-wrap">
+            <StatsTable mode={mode} rows={{ all: data.all, registered: data.registered, anonymous: data.anonymous }} />
+          </div>
           {data.dataUpdatedAt === undefined ? null : (
             <p className="hint">{t("watch.updatedAt", { at: formatDateTime(data.dataUpdatedAt) })}</p>
           )}
