@@ -44,6 +44,8 @@ interface Holder {
 }
 
 /** Tokens of the locks this process holds: a lock naming this pid is live only if its token is one of them. */
+// Module-level on purpose: a lock names a process (its pid), so what this process holds is a fact of the process,
+// shared by every server it runs.
 const heldTokens = new Set<string>();
 
 class HeldByLiveProcess extends Error {

@@ -67,6 +67,7 @@ export function compileSignedRequestCheck(options: SignedRequestOptions): Verify
   return (request) => checkSignedRequest(request, settings);
 }
 
+// Module-level and weak: settings derived from an options object are kept as long as the caller keeps that object.
 const compiled = new WeakMap<SignedRequestOptions, VerifySignature>();
 
 /**

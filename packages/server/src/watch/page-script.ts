@@ -4,6 +4,7 @@
  */
 import { readPackageFile } from "./package-file";
 
+// Module-level: the file is part of the installed package and never changes while the process runs.
 let cached: string | undefined;
 
 /** The bundled page script (read once). */

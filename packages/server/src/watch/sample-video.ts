@@ -7,6 +7,7 @@ import { readPackageFile } from "./package-file";
 
 export const SAMPLE_VIDEO_PATH = "/w/assets/sample.webm";
 
+// Module-level: the file is part of the installed package and never changes while the process runs.
 let cached: Uint8Array<ArrayBuffer> | undefined;
 
 /** The sample video's bytes (read once). */

@@ -99,6 +99,7 @@ export function tokenize(pattern: string): Token[] | undefined {
   return tokens;
 }
 
+// Module-level memo: an atom's code points never change, and a check run sees few distinct atoms.
 const atomSets = new Map<string, Uint8Array>();
 
 /** The code points one atom matches, over all of Unicode, as the `u` flag reads it. */

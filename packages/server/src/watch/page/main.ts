@@ -44,6 +44,7 @@ const ticketCode = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 const loginTicket = new URLSearchParams(location.hash.slice(1)).get("login_ticket");
 history.replaceState(null, "", location.pathname);
 
+// The page's own state: this script is the page, loaded once per page load.
 let current: WatchState | null = null;
 let poller: number | undefined;
 
