@@ -7,6 +7,7 @@
 import type { ViewerWatchRecord } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
 import { EXPORT_COLUMNS } from "../src/console/export-viewers";
+import { streamViewerWatch } from "../src/operations/watch-data";
 import { bulkSeedWatchData } from "./support/bulk-seed";
 import { DATABASE_KINDS } from "./support/databases";
 import { signedInPerson, type ConsolePersonClient } from "./support/console-client";
@@ -246,7 +247,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect(rows).toEqual(open.items.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
   });
 
-  it("exportViewers of many records matches the detail query page by page, across export pages", async () => {
+  it("exportViewers of many records matches the detail query page by page, across its cursor's chunks", async () => {
     const { api, merchant } = fixture;
     const code = (await person.call("POST", "/console/api/webinars", { title: "Bulk" })).body.webinar.ticketCode;
     const webinar = await api.server.services.db
@@ -279,6 +280,22 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect(records).toHaveLength(2345);
     expect(rows).toHaveLength(records.length);
     expect(rows).toEqual(records.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
+    // The export's cursor in chunks smaller than the records, and of exactly their number (an empty last fetch).
+    for (const [chunkSize, chunks] of [
+      [1000, 3],
+      [2345, 1],
+    ] as const) {
+      const { first, stream } = await streamViewerWatch(
+        api.server.services,
+        merchant.merchantId,
+        { ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: chunkSize },
+        chunkSize,
+      );
+      const read: ViewerWatchRecord[][] = [];
+      for (let chunk = first; chunk !== undefined; chunk = await stream.read()) read.push(chunk);
+      expect(read).toHaveLength(chunks);
+      expect(read.flat()).toEqual(records);
+    }
   });
 
   it("LIVE export while the live runs is refused with the detail query's WATCH_DATA_NOT_FINAL, before any byte", async () => {
