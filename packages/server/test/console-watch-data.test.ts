@@ -296,6 +296,23 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
       expect(read).toHaveLength(chunks);
       expect(read.flat()).toEqual(records);
     }
+    // A reader that stops early (a client gone) ends the cursor's transaction, and its connection serves the next
+    // query (on the embedded database, its only connection: a cursor left open would hang this query).
+    const early = await streamViewerWatch(
+      api.server.services,
+      merchant.merchantId,
+      { ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 1000 },
+      1000,
+    );
+    expect(early.first).toHaveLength(1000);
+    early.stream.cancel();
+    expect(await early.stream.read()).toBeUndefined();
+    const after = await api.server.services.db
+      .selectFrom("webinars")
+      .select("id")
+      .where("ticket_code", "=", code)
+      .execute();
+    expect(after).toHaveLength(1);
   });
 
   it("LIVE export while the live runs is refused with the detail query's WATCH_DATA_NOT_FINAL, before any byte", async () => {
