@@ -7,6 +7,7 @@
 import type { ViewerWatchRecord } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
 import { EXPORT_COLUMNS } from "../src/console/export-viewers";
+import { streamViewerWatch } from "../src/operations/watch-data";
 import { bulkSeedWatchData } from "./support/bulk-seed";
 import { DATABASE_KINDS } from "./support/databases";
 import { signedInPerson, type ConsolePersonClient } from "./support/console-client";
@@ -246,7 +247,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect(rows).toEqual(open.items.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
   });
 
-  it("exportViewers of many records matches the detail query page by page, across export pages", async () => {
+  it("exportViewers of many records matches the detail query page by page, across its cursor's chunks", async () => {
     const { api, merchant } = fixture;
     const code = (await person.call("POST", "/console/api/webinars", { title: "Bulk" })).body.webinar.ticketCode;
     const webinar = await api.server.services.db
@@ -279,6 +280,39 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect(records).toHaveLength(2345);
     expect(rows).toHaveLength(records.length);
     expect(rows).toEqual(records.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
+    // The export's cursor in chunks smaller than the records, and of exactly their number (an empty last fetch).
+    for (const [chunkSize, chunks] of [
+      [1000, 3],
+      [2345, 1],
+    ] as const) {
+      const { first, stream } = await streamViewerWatch(
+        api.server.services,
+        merchant.merchantId,
+        { ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: chunkSize },
+        chunkSize,
+      );
+      const read: ViewerWatchRecord[][] = [];
+      for (let chunk = first; chunk !== undefined; chunk = await stream.read()) read.push(chunk);
+      expect(read).toHaveLength(chunks);
+      expect(read.flat()).toEqual(records);
+    }
+    // A reader that stops early (a client gone) ends the cursor's transaction, and its connection serves the next
+    // query (on the embedded database, its only connection: a cursor left open would hang this query).
+    const early = await streamViewerWatch(
+      api.server.services,
+      merchant.merchantId,
+      { ticketCode: code, playbackMode: "LIVE", sort: "WATCH_SECONDS_DESC", pageSize: 1000 },
+      1000,
+    );
+    expect(early.first).toHaveLength(1000);
+    early.stream.cancel();
+    expect(await early.stream.read()).toBeUndefined();
+    const after = await api.server.services.db
+      .selectFrom("webinars")
+      .select("id")
+      .where("ticket_code", "=", code)
+      .execute();
+    expect(after).toHaveLength(1);
   });
 
   it("LIVE export while the live runs is refused with the detail query's WATCH_DATA_NOT_FINAL, before any byte", async () => {

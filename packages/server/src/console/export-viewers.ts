@@ -1,24 +1,25 @@
 /**
- * exportViewers: every record of the detail query for a mode as CSV, streamed page by page (keyset pages of the
- * detail query's own code, operations/watch-data.ts), so memory stays constant however many records there are:
- * at most one page is read ahead of what the client has taken (the stream's backpressure).
+ * exportViewers: every record of the detail query for a mode as CSV, streamed chunk by chunk from one server-side
+ * cursor over the detail query's own statement (watch-data/viewer-stream.ts), so memory stays constant however
+ * many records there are: at most one chunk is read ahead of what the client has taken (the stream's
+ * backpressure), and a client that goes away cancels the cursor.
  *
  * The file opens correctly in Excel: UTF-8 with a byte-order mark, CRLF line ends, RFC 4180 quoting (a field with
  * a comma, a quote or a line break is quoted, its quotes doubled). A text field that a spreadsheet would read as a
  * formula (starting with =, +, -, @, a tab or a carriage return) is prefixed with `'`, as OWASP advises against
- * CSV injection; numbers are written as they are. The first page is read before the answer starts, so a refusal
+ * CSV injection; numbers are written as they are. The first chunk is read before the answer starts, so a refusal
  * (404, WATCH_DATA_NOT_FINAL) is an ordinary error answer.
  */
-import type { PlaybackMode, QueryViewerWatchRequest, ViewerWatchPage, ViewerWatchRecord } from "@org/webinar-types";
-import { readViewerWatch } from "../operations/watch-data";
+import type { PlaybackMode, ViewerWatchRecord } from "@org/webinar-types";
+import { streamViewerWatch } from "../operations/watch-data";
 import type { AppServices } from "../services";
 import type { ConsolePerson } from "./context";
 
 /**
- * Records per page read: larger than the Open API's page (fewer round trips), small enough that a page's rows
- * and its CSV text stay a few megabytes.
+ * Records per chunk fetched from the export's cursor: few round trips, and a chunk's rows and its CSV text stay a
+ * few megabytes.
  */
-const EXPORT_PAGE_SIZE = 5000;
+const EXPORT_CHUNK_SIZE = 5000;
 
 /**
  * The columns: every field of a detail-query record, in the order the `webinar` CLI's `--csv` writes them
@@ -58,9 +59,15 @@ export function csvField(value: string | number | readonly string[] | undefined)
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
+/** A chunk's rows as one text, field by field (no array of fields per row: the profile showed their garbage). */
 function csvLines(records: readonly ViewerWatchRecord[]): string {
   let text = "";
-  for (const record of records) text += `${EXPORT_COLUMNS.map((column) => csvField(record[column])).join(",")}\r\n`;
+  for (const record of records) {
+    for (let index = 0; index < EXPORT_COLUMNS.length; index += 1) {
+      text += `${index === 0 ? "" : ","}${csvField(record[EXPORT_COLUMNS[index]!])}`;
+    }
+    text += "\r\n";
+  }
   return text;
 }
 
@@ -70,21 +77,21 @@ export async function exportViewers(
   ticketCode: string,
   mode: PlaybackMode,
 ): Promise<Response> {
-  const query: QueryViewerWatchRequest = {
-    ticketCode,
-    playbackMode: mode,
-    sort: "WATCH_SECONDS_DESC",
-    pageSize: EXPORT_PAGE_SIZE,
+  const { first, stream: records } = await streamViewerWatch(
+    services,
+    person.merchantId,
+    { ticketCode, playbackMode: mode, sort: "WATCH_SECONDS_DESC", pageSize: EXPORT_CHUNK_SIZE },
+    EXPORT_CHUNK_SIZE,
+  );
+  // The next chunk is read while the client takes the current one (one chunk ahead, never more).
+  const readAhead = () => {
+    const chunk = records.read();
+    // A failed read ahead is reported by the pull that awaits it, not as an unhandled rejection meanwhile.
+    chunk.catch(() => undefined);
+    return chunk;
   };
-  const readPage = (cursor: string | undefined): Promise<ViewerWatchPage> =>
-    readViewerWatch(
-      services,
-      person.merchantId,
-      cursor === undefined ? query : { ...query, cursor },
-      services.cursorKey,
-    );
-  // The next page is read while the client takes the current one (one page ahead, never more).
-  let next: Promise<ViewerWatchPage> | undefined = Promise.resolve(await readPage(undefined));
+  let next = first === undefined ? Promise.resolve(undefined) : readAhead();
+  let pending = first;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -92,15 +99,18 @@ export async function exportViewers(
         controller.enqueue(encoder.encode(`\uFEFF${EXPORT_COLUMNS.join(",")}\r\n`));
       },
       async pull(controller) {
-        if (next === undefined) {
+        // The first chunk was read before the answer started, and the second has been asked for since.
+        const chunk = pending ?? (await next);
+        if (pending === undefined && chunk !== undefined) next = readAhead();
+        pending = undefined;
+        if (chunk === undefined) {
           controller.close();
           return;
         }
-        const { items, nextCursor } = await next;
-        next = nextCursor === undefined ? undefined : readPage(nextCursor);
-        // A failed read ahead is reported by the pull that awaits it, not as an unhandled rejection meanwhile.
-        next?.catch(() => undefined);
-        controller.enqueue(encoder.encode(csvLines(items)));
+        controller.enqueue(encoder.encode(csvLines(chunk)));
+      },
+      cancel() {
+        records.cancel();
       },
     },
     { highWaterMark: 1 },

@@ -57,9 +57,12 @@ const MAX_MINUTES = 14 * 24 * 60;
 /**
  * Per minute, the sessions playing at some moment of it: each session adds one at the minute it starts and takes
  * it away after the minute it ends (start + watch seconds), and a running sum over the range's minutes counts them,
- * so the work grows with the sessions plus the minutes, not their product. Minutes are whole numbers since the
- * epoch, computed in float8 (`extract` answers numeric, whose arithmetic cost three times as much per session); a range cut to its last 14 days starts
- * from the sessions still playing at its first minute.
+ * so the work grows with the sessions plus the minutes, not their product. The sessions are read once: one scan
+ * counts them by start minute and by end minute together (grouping sets), and everything after works on those
+ * few hundred counts (EXPLAIN ANALYZE: reading the sessions three times through a materialized list cost 60 %
+ * more). Minutes are whole numbers since the epoch, computed in float8 (`extract` answers numeric, whose arithmetic
+ * cost three times as much per session); a range cut to its last 14 days starts from the sessions still playing
+ * at its first minute.
  */
 export async function getConcurrencySeries(
   services: AppServices,
@@ -70,21 +73,26 @@ export async function getConcurrencySeries(
   const webinar = await ownWebinar(services, person, ticketCode);
   const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
     sql<{ minute: string; viewers: number }>`
-      with s as (
-        select floor(date_part('epoch', p.started_at) / 60)::bigint as first_minute,
-               floor((date_part('epoch', p.started_at) + greatest(p.watch_seconds::float8 - 0.001, 0)) / 60)::bigint
-                 as last_minute
+      with counts as (
+        select grouping(m.first_minute) as ends, m.first_minute, m.last_minute, count(*)::int as sessions
         from playback_sessions p
+        cross join lateral (
+          select floor(date_part('epoch', p.started_at) / 60)::bigint as first_minute,
+                 floor((date_part('epoch', p.started_at) + greatest(p.watch_seconds::float8 - 0.001, 0)) / 60)::bigint
+                   as last_minute
+        ) m
         where p.webinar_id = ${webinar.id} and ${modeFilter(mode)}
+        group by grouping sets ((m.first_minute), (m.last_minute))
       ),
       deltas as (
-        select minute, sum(delta) as delta
-        from (select first_minute as minute, 1 as delta from s
-              union all
-              select last_minute + 1, -1 from s) d
-        group by minute
+        select case when ends = 0 then first_minute else last_minute + 1 end as minute,
+               sum(case when ends = 0 then sessions else -sessions end) as delta
+        from counts
+        group by 1
       ),
-      bounds as (select min(first_minute) as lo, max(last_minute) as hi from s),
+      -- Every session starts before the minute after its end, so the deltas' first minute is the range's first and
+      -- their last minute is the one after the range's last.
+      bounds as (select min(minute) as lo, max(minute) - 1 as hi from deltas),
       series as (
         select m.minute, sum(coalesce(d.delta, 0)) over (order by m.minute) as viewers
         from bounds

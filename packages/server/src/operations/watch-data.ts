@@ -8,6 +8,7 @@ import type {
   GetWatchOverviewRequest,
   QueryViewerWatchRequest,
   ViewerWatchPage,
+  ViewerWatchRecord,
   WatchOverview,
 } from "@org/webinar-types";
 import type { Database } from "../db/schema";
@@ -16,6 +17,7 @@ import { ServiceError } from "../errors";
 import { liveDataNotFinal } from "../watch-data/data-state";
 import { readOverview } from "../watch-data/overview";
 import { cursorOf, readViewerPage } from "../watch-data/viewer-query";
+import { streamViewerRecords, type ViewerRecordStream } from "../watch-data/viewer-stream";
 import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-state";
 import type { WebinarDirectory } from "../webinars/webinar-directory";
 
@@ -50,6 +52,13 @@ export async function readWatchOverview(
   );
 }
 
+/** Live detail records are refused while the live runs (WATCH_DATA_NOT_FINAL). */
+function requireFinal(body: QueryViewerWatchRequest, webinar: WatchedWebinar): void {
+  if (liveDataNotFinal(body.playbackMode, webinar)) {
+    throw new ServiceError("WATCH_DATA_NOT_FINAL", "live watch data is not final yet; retry later with a new nonce");
+  }
+}
+
 export async function readViewerWatch(
   sources: WatchDataSources,
   merchantId: string,
@@ -58,10 +67,25 @@ export async function readViewerWatch(
 ): Promise<ViewerWatchPage> {
   const webinar = await requireWebinar(sources, merchantId, body.ticketCode);
   const after = cursorOf(body, cursorKey);
-  if (liveDataNotFinal(body.playbackMode, webinar)) {
-    throw new ServiceError("WATCH_DATA_NOT_FINAL", "live watch data is not final yet; retry later with a new nonce");
-  }
+  requireFinal(body, webinar);
   return dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
     readViewerPage(sources.db, merchantId, webinar, body, after, cursorKey),
   );
+}
+
+/**
+ * Every record of the detail query (no cursor, no page size) in chunks of `chunkSize`, for exports: the same
+ * refusals as a page, and the first chunk is read before this resolves, so a failure is an ordinary error answer.
+ */
+export async function streamViewerWatch(
+  sources: WatchDataSources,
+  merchantId: string,
+  body: Omit<QueryViewerWatchRequest, "cursor">,
+  chunkSize: number,
+): Promise<{ first: ViewerWatchRecord[] | undefined; stream: ViewerRecordStream }> {
+  const webinar = await requireWebinar(sources, merchantId, body.ticketCode);
+  requireFinal(body, webinar);
+  const stream = streamViewerRecords(sources.db, merchantId, webinar, body, chunkSize);
+  const first = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () => stream.read());
+  return { first, stream };
 }

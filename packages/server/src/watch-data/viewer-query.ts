@@ -19,7 +19,7 @@ import { decodeCursor, encodeCursor, queryFingerprint, type CursorPosition } fro
 import type { WatchedWebinar } from "./webinar-state";
 
 /** One row of {@link viewerPageQuery}: a subject's totals and its viewer's identity fields. */
-type SubjectRow = Awaited<ReturnType<ReturnType<typeof viewerPageQuery>["execute"]>>[number];
+export type SubjectRow = Awaited<ReturnType<ReturnType<typeof viewerPageQuery>["execute"]>>[number];
 
 /** The sort column of each order and its direction; ties are broken by uid ascending. */
 const ORDER: Readonly<
@@ -42,7 +42,7 @@ export function displayNickname(uid: number, phone: string | null): string {
     : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
 }
 
-function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
+export function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
   return {
     subjectId: `sub_${createHash("sha256").update(`${webinarId}\n${row.subject_key}`).digest("hex").slice(0, 20)}`,
     identityType: "REGISTERED",
@@ -79,13 +79,15 @@ export function cursorOf(request: QueryViewerWatchRequest, cursorKey: Buffer): C
   return request.cursor === undefined ? undefined : decodeCursor(cursorKey, fingerprintOf(request), request.cursor);
 }
 
-/** The keyset page query (pageSize + 1 rows, to know whether there is a next page); exported for the benchmark's EXPLAIN. */
-export function viewerPageQuery(
+/**
+ * Every record of the detail query in its order (a page of it: {@link viewerPageQuery}; all of it, through one
+ * server-side cursor: {@link streamViewerRecords}).
+ */
+export function viewerRecordsQuery(
   db: Kysely<Database>,
   merchantId: string,
   webinarId: string,
   request: QueryViewerWatchRequest,
-  after: CursorPosition | undefined,
 ) {
   const mode: PlaybackMode = request.playbackMode;
   const { column, descending } = ORDER[request.sort];
@@ -145,6 +147,19 @@ export function viewerPageQuery(
       ]),
     );
   }
+  return query.orderBy(`t.${column}`, descending ? "desc" : "asc").orderBy("t.uid", "asc");
+}
+
+/** The keyset page query (pageSize + 1 rows, to know whether there is a next page); exported for the benchmark's EXPLAIN. */
+export function viewerPageQuery(
+  db: Kysely<Database>,
+  merchantId: string,
+  webinarId: string,
+  request: QueryViewerWatchRequest,
+  after: CursorPosition | undefined,
+) {
+  const { column, descending } = ORDER[request.sort];
+  let query = viewerRecordsQuery(db, merchantId, webinarId, request);
   if (after !== undefined) {
     const value = column === "total_seconds" ? after.value : new Date(after.value);
     // The first predicate is the index bound (the scan starts at the cursor: no OFFSET, no skipped rows read);
@@ -153,10 +168,7 @@ export function viewerPageQuery(
       .where(`t.${column}`, descending ? "<=" : ">=", value)
       .where((eb) => eb.or([eb(`t.${column}`, descending ? "<" : ">", value), eb("t.uid", ">", after.uid)]));
   }
-  return query
-    .orderBy(`t.${column}`, descending ? "desc" : "asc")
-    .orderBy("t.uid", "asc")
-    .limit(request.pageSize + 1);
+  return query.limit(request.pageSize + 1);
 }
 
 export async function readViewerPage(
