@@ -26,9 +26,17 @@ export interface RequestSpans {
   readonly close: RequestObserver;
 }
 
+/**
+ * The trace headers (`traceparent`, `tracestate`, `baggage`) from the Node request as received when there is one:
+ * asking Hono for a header would build a whole Web `Request` for every request, which the server otherwise never
+ * does.
+ */
 const headerGetter = {
   keys: () => [],
-  get: (c: Context<AppEnv>, name: string) => c.req.header(name),
+  get: (c: Context<AppEnv>, name: string) => {
+    const headers = c.env?.incoming?.headers;
+    return headers === undefined ? c.req.header(name) : headers[name];
+  },
 };
 
 export function requestSpans(tracer: Tracer): RequestSpans {
