@@ -493,6 +493,67 @@ const subjectKeyAndBatchLocks: Migration = {
   },
 };
 
+/**
+ * The batch locks of 0020 read each session by its id once. 0020's function looked its sessions up again in the
+ * statements that lock the totals rows, filtered to the open ones; with that filter the database could pick the
+ * index of open sessions and test every open session of the server against the batch's ids (milliseconds per batch
+ * with a few thousand viewers, growing with them). Here the first statement locks the sessions by primary key and
+ * keeps them, and the later statements read the kept rows, so the lock order and the answer are unchanged.
+ */
+const batchLocksReadSessionsOnce: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`
+      create or replace function lock_heartbeat_batch(session_ids text[])
+      returns table (
+        id text, webinar_id text, uid integer, anonymous_id text, mode text, subject_key text, kind text,
+        last_activity_at timestamptz, ended_at timestamptz, credited_ms float8, live_status text,
+        live_started_at timestamptz, live_ended_at timestamptz, live_finalized_at timestamptz,
+        credited_until timestamptz
+      )
+      language plpgsql
+      as $$
+      #variable_conflict use_column
+      declare
+        locked playback_sessions[];
+      begin
+        select array_agg(s order by s.id) into locked
+        from (select * from playback_sessions as s where s.id = any(session_ids) order by s.id for update) as s;
+
+        perform 1
+        from watch_subject_totals as t
+        join (
+          select distinct s.webinar_id, watch_subject_key(s.uid, s.anonymous_id) as subject_key, scope
+          from unnest(locked) as s, unnest(array[s.mode, 'ALL']) as scope
+          where s.ended_at is null
+        ) as k on t.webinar_id = k.webinar_id and t.scope = k.scope and t.subject_key = k.subject_key
+        order by t.webinar_id, t.subject_key, t.scope = 'ALL', t.scope
+        for update of t;
+
+        perform 1
+        from watch_totals as w
+        join (
+          select distinct s.webinar_id, watch_subject_kind(s.uid) as kind, scope
+          from unnest(locked) as s, unnest(array[s.mode, 'ALL']) as scope
+          where s.ended_at is null
+        ) as k on w.webinar_id = k.webinar_id and w.scope = k.scope and w.kind = k.kind
+        order by w.webinar_id, w.scope = 'ALL', w.scope, w.kind
+        for update of w;
+
+        return query
+        select s.id, s.webinar_id, s.uid, s.anonymous_id, s.mode, watch_subject_key(s.uid, s.anonymous_id),
+          watch_subject_kind(s.uid), s.last_activity_at, s.ended_at, s.credited_ms::float8, w.live_status,
+          w.live_started_at, w.live_ended_at, w.live_finalized_at, t.credited_until
+        from unnest(locked) as s
+        join webinars as w on w.id = s.webinar_id
+        left join watch_subject_totals as t
+          on t.webinar_id = s.webinar_id and t.scope = s.mode
+          and t.subject_key = watch_subject_key(s.uid, s.anonymous_id);
+      end
+      $$
+    `.execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
@@ -504,6 +565,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0007_validator_nonce_store": validatorNonceStore,
   "0008_merchant_console": merchantConsole,
   "0020_subject_key_and_batch_locks": subjectKeyAndBatchLocks,
+  "0021_batch_locks_read_sessions_once": batchLocksReadSessionsOnce,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

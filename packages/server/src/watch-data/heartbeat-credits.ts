@@ -98,7 +98,7 @@ interface LockedRow {
   credited_until: Date | null;
 }
 
-/** The database function of migration 0020: its statements take the locks one after another, in the global order. */
+/** The database function of migrations 0020 and 0021: its statements take the locks one after another, in the global order. */
 const LOCK_BATCH = statement<LockedRow>(`select id, webinar_id, uid, anonymous_id, mode, subject_key, kind,
   last_activity_at, ended_at, credited_ms, live_status, live_started_at, live_ended_at, live_finalized_at,
   credited_until
