@@ -17,7 +17,7 @@ import { ServiceError } from "../errors";
 import { liveDataNotFinal } from "../watch-data/data-state";
 import { readOverview } from "../watch-data/overview";
 import { cursorOf, readViewerPage } from "../watch-data/viewer-query";
-import { streamViewerRecords, type ViewerRecordStream } from "../watch-data/viewer-stream";
+import { type ExportedRecords, streamViewerRecords, type ViewerRecordStream } from "../watch-data/viewer-stream";
 import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-state";
 import type { WebinarDirectory } from "../webinars/webinar-directory";
 
@@ -53,7 +53,7 @@ export async function readWatchOverview(
 }
 
 /** Live detail records are refused while the live runs (WATCH_DATA_NOT_FINAL). */
-function requireFinal(body: QueryViewerWatchRequest, webinar: WatchedWebinar): void {
+function requireFinal(body: Pick<QueryViewerWatchRequest, "playbackMode">, webinar: WatchedWebinar): void {
   if (liveDataNotFinal(body.playbackMode, webinar)) {
     throw new ServiceError("WATCH_DATA_NOT_FINAL", "live watch data is not final yet; retry later with a new nonce");
   }
@@ -74,13 +74,14 @@ export async function readViewerWatch(
 }
 
 /**
- * Every record of the detail query (no cursor, no page size) in chunks of `chunkSize`, for exports: the same
- * refusals as a page, and the first chunk is read before this resolves, so a failure is an ordinary error answer.
+ * Every record of the detail query (no cursor, no page size, the stream's own order) in chunks of `chunkSize`, for
+ * exports: the same refusals as a page, and the first chunk is read before this resolves, so a failure is an
+ * ordinary error answer.
  */
 export async function streamViewerWatch(
   sources: WatchDataSources,
   merchantId: string,
-  body: Omit<QueryViewerWatchRequest, "cursor">,
+  body: ExportedRecords,
   chunkSize: number,
 ): Promise<{ first: ViewerWatchRecord[] | undefined; stream: ViewerRecordStream }> {
   const webinar = await requireWebinar(sources, merchantId, body.ticketCode);

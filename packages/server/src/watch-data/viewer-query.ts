@@ -4,8 +4,8 @@
  * the stable tie-breaker, one keyset page at a time (no OFFSET, no total). Each record shows the viewer's current
  * identity fields; omitted when unset (ViewerWatchRecord).
  */
-import { createHash } from "node:crypto";
-import type { Kysely, NotNull } from "kysely";
+import { hash } from "node:crypto";
+import { type Kysely, type NotNull, sql } from "kysely";
 import type {
   PlaybackMode,
   QueryViewerWatchRequest,
@@ -32,7 +32,8 @@ const ORDER: Readonly<
 
 function sortValue(row: SubjectRow, sort: Sort): number {
   const { column } = ORDER[sort];
-  return column === "total_seconds" ? Number(row.total_seconds) : new Date(row[column]).getTime();
+  if (column === "total_seconds") return Number(row.total_seconds);
+  return Math.trunc(column === "first_watched_at" ? row.first_watched_ms : row.last_watched_ms);
 }
 
 /** "Viewer 8000" from the phone's last four digits, else a stable code derived from the uid. */
@@ -42,24 +43,29 @@ export function displayNickname(uid: number, phone: string | null): string {
     : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
 }
 
+/**
+ * A row as the API's record. Built field by field, the optional ones assigned only when set: an export turns a
+ * million rows into records, and every object spread or parsed date of a row is garbage to collect.
+ */
 export function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord {
-  return {
-    subjectId: `sub_${createHash("sha256").update(`${webinarId}\n${row.subject_key}`).digest("hex").slice(0, 20)}`,
+  const record: ViewerWatchRecord = {
+    subjectId: `sub_${hash("sha256", `${webinarId}\n${row.subject_key}`, "hex").slice(0, 20)}`,
     identityType: "REGISTERED",
     displayNickname: displayNickname(row.uid, row.phone),
     uid: row.uid,
-    ...(row.external_user_id === null ? {} : { externalUserId: row.external_user_id }),
-    ...(row.phone === null ? {} : { phone: row.phone }),
-    ...(row.display_name === null ? {} : { displayName: row.display_name }),
-    totalWatchSeconds: Number(row.total_seconds),
-    liveWatchSeconds: Number(row.live_seconds),
-    replayWatchSeconds: Number(row.replay_seconds),
-    sessionCount: row.session_count,
-    firstWatchedAt: rfc3339(new Date(row.first_watched_at).getTime()),
-    lastWatchedAt: rfc3339(new Date(row.last_watched_at).getTime()),
-    deviceTypes: row.device_types,
-    protocols: row.protocols,
-  };
+  } as ViewerWatchRecord;
+  if (row.external_user_id !== null) record.externalUserId = row.external_user_id;
+  if (row.phone !== null) record.phone = row.phone;
+  if (row.display_name !== null) record.displayName = row.display_name;
+  record.totalWatchSeconds = row.total_seconds;
+  record.liveWatchSeconds = row.live_seconds;
+  record.replayWatchSeconds = row.replay_seconds;
+  record.sessionCount = row.session_count;
+  record.firstWatchedAt = rfc3339(row.first_watched_ms);
+  record.lastWatchedAt = rfc3339(row.last_watched_ms);
+  record.deviceTypes = row.device_types;
+  record.protocols = row.protocols;
+  return record;
 }
 
 /** What identifies the query for its cursors (queryViewerWatch): not pageSize; id lists as sets. */
@@ -79,11 +85,8 @@ export function cursorOf(request: QueryViewerWatchRequest, cursorKey: Buffer): C
   return request.cursor === undefined ? undefined : decodeCursor(cursorKey, fingerprintOf(request), request.cursor);
 }
 
-/**
- * Every record of the detail query in its order (a page of it: {@link viewerPageQuery}; all of it, through one
- * server-side cursor: {@link streamViewerRecords}).
- */
-export function viewerRecordsQuery(
+/** Every record of the detail query in its order; a page of it: {@link viewerPageQuery}. */
+function viewerRecordsQuery(
   db: Kysely<Database>,
   merchantId: string,
   webinarId: string,
@@ -114,8 +117,10 @@ export function viewerRecordsQuery(
       (eb) => eb.cast<number>("t.replay_seconds", "float8").as("replay_seconds"),
       (eb) => eb.cast<number>("t.total_seconds", "float8").as("total_seconds"),
       "t.session_count",
-      "t.first_watched_at",
-      "t.last_watched_at",
+      // Epoch milliseconds (with their fraction, as the cursor compares them) rather than timestamps, which the
+      // driver would parse into a Date per column per row only for the record to format them again.
+      sql<number>`date_part('epoch', t.first_watched_at) * 1000`.as("first_watched_ms"),
+      sql<number>`date_part('epoch', t.last_watched_at) * 1000`.as("last_watched_ms"),
       "t.device_types",
       "t.protocols",
       "v.external_user_id",
@@ -171,6 +176,22 @@ export function viewerPageQuery(
   return query.limit(request.pageSize + 1);
 }
 
+/** One keyset page of records, and the position after its last one when more follow. */
+export async function readRecordPage(
+  db: Kysely<Database>,
+  merchantId: string,
+  webinar: WatchedWebinar,
+  request: QueryViewerWatchRequest,
+  after: CursorPosition | undefined,
+): Promise<{ records: ViewerWatchRecord[]; next: CursorPosition | undefined }> {
+  const rows = await viewerPageQuery(db, merchantId, webinar.id, request, after).execute();
+  const page = rows.slice(0, request.pageSize);
+  const last = page.at(-1);
+  const records = page.map((row) => toRecord(webinar.id, row));
+  if (rows.length <= request.pageSize || last === undefined) return { records, next: undefined };
+  return { records, next: { value: sortValue(last, request.sort), uid: last.uid } };
+}
+
 export async function readViewerPage(
   db: Kysely<Database>,
   merchantId: string,
@@ -179,16 +200,7 @@ export async function readViewerPage(
   after: CursorPosition | undefined,
   cursorKey: Buffer,
 ): Promise<ViewerWatchPage> {
-  const rows = await viewerPageQuery(db, merchantId, webinar.id, request, after).execute();
-  const page = rows.slice(0, request.pageSize);
-  const last = page.at(-1);
-  const items = page.map((row) => toRecord(webinar.id, row));
-  if (rows.length <= request.pageSize || last === undefined) return { items };
-  return {
-    items,
-    nextCursor: encodeCursor(cursorKey, fingerprintOf(request), {
-      value: sortValue(last, request.sort),
-      uid: last.uid,
-    }),
-  };
+  const { records: items, next } = await readRecordPage(db, merchantId, webinar, request, after);
+  if (next === undefined) return { items };
+  return { items, nextCursor: encodeCursor(cursorKey, fingerprintOf(request), next) };
 }
