@@ -6,6 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ViewerWatchRecord } from "@org/webinar-types";
+import { VIEWER_CSV_COLUMNS } from "../src/csv";
 import { createDataset, TICKET_CODE } from "./support/dataset";
 import { startServer } from "./support/fixtures";
 import { runTypeScript, SPAWN_TIMEOUT_MS } from "./support/run-typescript";
@@ -66,40 +67,32 @@ const serverOrder = (records: ViewerWatchRecord[]) =>
   [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
 
 describe("webinar viewers export", { timeout: SPAWN_TIMEOUT_MS }, () => {
-  it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
-    const server = await startServer({ dataset: createDataset(237) });
+  it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |, formulas defused", async () => {
+    const dataset = createDataset(237);
+    // Display names a spreadsheet would read as formulas (the spec's DisplayName allows them).
+    const formulas = ["=HYPERLINK(1)", "+1", "-1", "@SUM(1)", '=A1,"x"'];
+    dataset.records.get(TICKET_CODE)!.forEach((record, index) => {
+      if (index % 7 === 3) record.displayName = formulas[index % formulas.length]!;
+    });
+    const server = await startServer({ dataset });
     const result = await webinar(server, ...exportArgs, "--format", "csv");
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
     const [header, ...rows] = parseCsv(result.stdout);
-    expect(header).toEqual([
-      "uid",
-      "externalUserId",
-      "phone",
-      "displayName",
-      "displayNickname",
-      "totalWatchSeconds",
-      "liveWatchSeconds",
-      "replayWatchSeconds",
-      "sessionCount",
-      "firstWatchedAt",
-      "lastWatchedAt",
-      "deviceTypes",
-      "protocols",
-      "identityType",
-      "subjectId",
-    ]);
+    expect(header).toEqual([...VIEWER_CSV_COLUMNS]);
     const expected = serverOrder(server.dataset.records.get(TICKET_CODE)!);
     expect(rows).toHaveLength(237);
     expect(rows.map((row) => Number(row[0]))).toEqual(expected.map((record) => record.uid));
     const column = (name: string) => header!.indexOf(name);
+    const defused = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
     rows.forEach((row, index) => {
       const record = expected[index]!;
-      expect(row[column("displayName")]).toBe(record.displayName ?? "");
+      expect(row[column("displayName")]).toBe(defused(record.displayName ?? ""));
       expect(row[column("phone")]).toBe(record.phone ?? "");
       expect(row[column("deviceTypes")]).toBe(record.deviceTypes.join("|"));
       expect(Number(row[column("totalWatchSeconds")])).toBe(record.totalWatchSeconds);
     });
     expect(rows.some((row) => row[column("displayName")]!.includes('"'))).toBe(true);
+    expect(rows.filter((row) => row[column("displayName")]!.startsWith("'"))).toHaveLength(34);
     expect(server.received).toHaveLength(10);
   });
 
