@@ -279,7 +279,7 @@ const exportViewers: CommandSpec = {
   name: "viewers export",
   summary: "write every matching record to stdout as CSV or JSON Lines",
   usage:
-    "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
+    "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>] [--no-bom]",
   options: {
     format: {
       type: "string",
@@ -288,10 +288,16 @@ const exportViewers: CommandSpec = {
     },
     ...filters,
     "page-size": pageSizeOption,
+    "no-bom": {
+      type: "boolean",
+      help: "no UTF-8 byte-order mark at the start of a CSV written to a file (`> viewers.csv`)",
+    },
   },
   notes:
     "Pages are written as they arrive; a progress line goes to stderr when it is a terminal. With more than " +
-    `${limits.maxCombinedIds} ids the query runs in batches whose results are merged (by uid, in --sort order) before writing.`,
+    `${limits.maxCombinedIds} ids the query runs in batches whose results are merged (by uid, in --sort order) before writing. ` +
+    "A CSV written to a new or empty file starts with a UTF-8 byte-order mark, so Excel reads its names right; " +
+    "to a pipe or a terminal, or appended to a file, it has none.",
   async run({ values, client, io }) {
     const format = oneOf(values, "format", ["csv", "jsonl"] as const);
     const { query, ids } = viewerQuery(values);
@@ -305,7 +311,10 @@ const exportViewers: CommandSpec = {
               `\rexported ${rows} records${pages === undefined ? "" : ` (${pages} page${pages === 1 ? "" : "s"})`}`,
             )
         : undefined;
-    if (format === "csv") await write(io.stdout, viewerCsvHeader());
+    if (format === "csv") {
+      const byteOrderMark = io.stdoutIsEmptyFile === true && values["no-bom"] !== true;
+      await write(io.stdout, viewerCsvHeader({ byteOrderMark }));
+    }
     let rows = 0;
     if (idCount(ids) > limits.maxCombinedIds) {
       const records = await api.queryViewerWatchByIds({ ...query, ...ids, pageSize });
