@@ -19,6 +19,7 @@ export const workspaceAliases: Record<string, string> = {
   "@org/webinar-client/command-line": fileURLToPath(
     new URL("./packages/client/src/command-line/index.ts", import.meta.url),
   ),
+  "@org/webinar-client/csv": fileURLToPath(new URL("./packages/client/src/csv.ts", import.meta.url)),
   "@org/webinar-conformance/reference-admin": fileURLToPath(
     new URL("./packages/conformance/src/reference-admin.ts", import.meta.url),
   ),

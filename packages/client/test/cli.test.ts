@@ -1,14 +1,18 @@
 /**
  * The `webinar` CLI run as a child process (tsx on src/cli.ts, workspace packages from source) against the
- * verifying server: exports of a multi-page result as CSV and JSON Lines, the flow of upsert and ticket, and how
+ * verifying server: exports of a multi-page result as CSV (to a pipe and to a file) and JSON Lines, the flow of upsert and ticket, and how
  * failures reach stderr and the exit code.
  */
+import { mkdtemp, open, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ViewerWatchRecord } from "@org/webinar-types";
+import { VIEWER_CSV_COLUMNS } from "../src/csv";
 import { createDataset, TICKET_CODE } from "./support/dataset";
 import { startServer } from "./support/fixtures";
-import { runTypeScript, SPAWN_TIMEOUT_MS } from "./support/run-typescript";
+import { runTypeScript, runTypeScriptToFile, SPAWN_TIMEOUT_MS } from "./support/run-typescript";
 import { TEST_API_KEY, TEST_SECRET, type VerifyingServer } from "./support/verifying-server";
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -66,41 +70,54 @@ const serverOrder = (records: ViewerWatchRecord[]) =>
   [...records].sort((a, b) => b.totalWatchSeconds - a.totalWatchSeconds || a.uid - b.uid);
 
 describe("webinar viewers export", { timeout: SPAWN_TIMEOUT_MS }, () => {
-  it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |", async () => {
-    const server = await startServer({ dataset: createDataset(237) });
+  it("queryViewerWatch: --format csv writes every page: a header and one row per record, quoted where needed, arrays joined with |, formulas defused", async () => {
+    const dataset = createDataset(237);
+    // Display names a spreadsheet would read as formulas (the spec's DisplayName allows them).
+    const formulas = ["=HYPERLINK(1)", "+1", "-1", "@SUM(1)", '=A1,"x"'];
+    dataset.records.get(TICKET_CODE)!.forEach((record, index) => {
+      if (index % 7 === 3) record.displayName = formulas[index % formulas.length]!;
+    });
+    const server = await startServer({ dataset });
     const result = await webinar(server, ...exportArgs, "--format", "csv");
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(result.stdout.startsWith("uid,")).toBe(true); // to a pipe: no byte-order mark
     const [header, ...rows] = parseCsv(result.stdout);
-    expect(header).toEqual([
-      "uid",
-      "externalUserId",
-      "phone",
-      "displayName",
-      "displayNickname",
-      "totalWatchSeconds",
-      "liveWatchSeconds",
-      "replayWatchSeconds",
-      "sessionCount",
-      "firstWatchedAt",
-      "lastWatchedAt",
-      "deviceTypes",
-      "protocols",
-      "identityType",
-      "subjectId",
-    ]);
+    expect(header).toEqual([...VIEWER_CSV_COLUMNS]);
     const expected = serverOrder(server.dataset.records.get(TICKET_CODE)!);
     expect(rows).toHaveLength(237);
     expect(rows.map((row) => Number(row[0]))).toEqual(expected.map((record) => record.uid));
     const column = (name: string) => header!.indexOf(name);
+    const defused = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
     rows.forEach((row, index) => {
       const record = expected[index]!;
-      expect(row[column("displayName")]).toBe(record.displayName ?? "");
+      expect(row[column("displayName")]).toBe(defused(record.displayName ?? ""));
       expect(row[column("phone")]).toBe(record.phone ?? "");
       expect(row[column("deviceTypes")]).toBe(record.deviceTypes.join("|"));
       expect(Number(row[column("totalWatchSeconds")])).toBe(record.totalWatchSeconds);
     });
     expect(rows.some((row) => row[column("displayName")]!.includes('"'))).toBe(true);
+    expect(rows.filter((row) => row[column("displayName")]!.startsWith("'"))).toHaveLength(34);
     expect(server.received).toHaveLength(10);
+  });
+
+  it("--format csv into a new file starts with a UTF-8 byte-order mark for Excel; --no-bom leaves it out", async () => {
+    const server = await startServer({ dataset: createDataset(3) });
+    const folder = await mkdtemp(path.join(os.tmpdir(), "webinar-csv-"));
+    const exportTo = async (file: string, ...extra: string[]) => {
+      const stdout = await open(path.join(folder, file), "w");
+      try {
+        const args = [...exportArgs, "--format", "csv", ...extra];
+        const result = await runTypeScriptToFile(cli, args, credentials(server), stdout.fd);
+        expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+      } finally {
+        await stdout.close();
+      }
+      return readFile(path.join(folder, file), "utf8");
+    };
+    const withMark = await exportTo("viewers.csv");
+    expect(withMark.startsWith("\uFEFFuid,")).toBe(true);
+    expect(parseCsv(withMark.slice(1))).toHaveLength(1 + 3);
+    expect((await exportTo("plain.csv", "--no-bom")).startsWith("uid,")).toBe(true);
   });
 
   it("queryViewerWatch: --format jsonl writes one record per line, exactly as the API returned it", async () => {

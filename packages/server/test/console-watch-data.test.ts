@@ -4,9 +4,9 @@
  * devices and protocols, the viewers table is the detail query, and the CSV export holds the detail query's
  * records row by row (across export pages), in UTF-8 with a byte-order mark and RFC 4180 quoting.
  */
+import { VIEWER_CSV_COLUMNS } from "@org/webinar-client/csv";
 import type { ViewerWatchRecord } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
-import { EXPORT_COLUMNS } from "../src/console/export-viewers";
 import { streamViewerWatch } from "../src/operations/watch-data";
 import { bulkSeedWatchData } from "./support/bulk-seed";
 import { DATABASE_KINDS } from "./support/databases";
@@ -236,7 +236,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect(text).toContain('"Li, ""Wei"""');
     expect(text).toContain(",'=HYPERLINK(1),");
     const [header, ...rows] = parseCsv(text);
-    expect(header).toEqual([...EXPORT_COLUMNS]);
+    expect(header).toEqual([...VIEWER_CSV_COLUMNS]);
     expect(header).toEqual(expect.arrayContaining(["uid", "externalUserId", "totalWatchSeconds"]));
     const open = await fixture.merchant.client.queryViewerWatch({
       ticketCode,
@@ -244,7 +244,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
       sort: "FIRST_WATCHED_ASC",
       pageSize: 100,
     });
-    expect(rows).toEqual(open.items.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
+    expect(rows).toEqual(open.items.map((record) => VIEWER_CSV_COLUMNS.map((column) => exported(record[column]))));
   });
 
   it("exportViewers of many records matches the detail query page by page, across its chunks", async () => {
@@ -279,7 +279,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     } while (cursor !== undefined);
     expect(records).toHaveLength(2345);
     expect(rows).toHaveLength(records.length);
-    expect(rows).toEqual(records.map((record) => EXPORT_COLUMNS.map((column) => exported(record[column]))));
+    expect(rows).toEqual(records.map((record) => VIEWER_CSV_COLUMNS.map((column) => exported(record[column]))));
     // The export in chunks smaller than the records, and of exactly their number.
     for (const [chunkSize, chunks] of [
       [1000, 3],

@@ -11,7 +11,7 @@ import {
 } from "@org/webinar-types";
 import type { WebinarClient } from "../webinar-client";
 import { planIdBatches } from "../id-batches";
-import { csvHeader, csvRow } from "./csv";
+import { viewerCsvHeader, viewerCsvLines } from "../csv";
 import { PLAYBACK_MODES, SORTS } from "./enums";
 import type { WithRequestId } from "../with-request-id";
 import { formatOverview, formatTicket, formatUpsert, formatViewerPage, formatViewerPages } from "./format";
@@ -268,28 +268,41 @@ const viewers: CommandSpec = {
   },
 };
 
+/** Records as JSON Lines: one record per line, as the API returned it. */
+function jsonLines(records: readonly object[]): string {
+  let text = "";
+  for (const record of records) text += `${JSON.stringify(record)}\n`;
+  return text;
+}
+
 const exportViewers: CommandSpec = {
   name: "viewers export",
   summary: "write every matching record to stdout as CSV or JSON Lines",
   usage:
-    "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>]",
+    "webinar viewers export --format <csv|jsonl> --ticket-code <code> --mode <mode> --sort <sort> [--page-size <n>] [--uid <uid>...] [--external-user-id <id>...] [--min-watch-seconds <n>] [--no-bom]",
   options: {
     format: {
       type: "string",
       value: "<format>",
-      help: "csv (RFC 4180, header row, arrays joined with |) or jsonl (one record per line)",
+      help: "csv (RFC 4180, header row, arrays joined with |, a ' before text a spreadsheet would take for a formula) or jsonl (one record per line)",
     },
     ...filters,
     "page-size": pageSizeOption,
+    "no-bom": {
+      type: "boolean",
+      help: "no UTF-8 byte-order mark at the start of a CSV written to a file (`> viewers.csv`)",
+    },
   },
   notes:
     "Pages are written as they arrive; a progress line goes to stderr when it is a terminal. With more than " +
-    `${limits.maxCombinedIds} ids the query runs in batches whose results are merged (by uid, in --sort order) before writing.`,
+    `${limits.maxCombinedIds} ids the query runs in batches whose results are merged (by uid, in --sort order) before writing. ` +
+    "A CSV written to a new or empty file starts with a UTF-8 byte-order mark, so Excel reads its names right; " +
+    "to a pipe or a terminal, or appended to a file, it has none.",
   async run({ values, client, io }) {
     const format = oneOf(values, "format", ["csv", "jsonl"] as const);
     const { query, ids } = viewerQuery(values);
     const pageSize = pageSizeOf(values);
-    const line = format === "csv" ? csvRow : (record: object) => `${JSON.stringify(record)}\n`;
+    const lines = format === "csv" ? viewerCsvLines : jsonLines;
     const api = client(); // credentials are checked before anything is written
     const progress =
       io.stderr.isTTY === true
@@ -298,17 +311,22 @@ const exportViewers: CommandSpec = {
               `\rexported ${rows} records${pages === undefined ? "" : ` (${pages} page${pages === 1 ? "" : "s"})`}`,
             )
         : undefined;
-    if (format === "csv") await write(io.stdout, csvHeader());
+    if (format === "csv") {
+      const byteOrderMark = io.stdoutIsEmptyFile === true && values["no-bom"] !== true;
+      await write(io.stdout, viewerCsvHeader({ byteOrderMark }));
+    }
     let rows = 0;
     if (idCount(ids) > limits.maxCombinedIds) {
       const records = await api.queryViewerWatchByIds({ ...query, ...ids, pageSize });
-      for (const record of records) await write(io.stdout, line(record));
+      // Written a page's worth at a time, so the text never holds every record at once.
+      for (let start = 0; start < records.length; start += pageSize)
+        await write(io.stdout, lines(records.slice(start, start + pageSize)));
       rows = records.length;
       progress?.(rows);
     } else {
       let pages = 0;
       for await (const page of api.iterateViewerWatch({ ...query, ...ids, pageSize }).pages()) {
-        for (const record of page.items) await write(io.stdout, line(record));
+        await write(io.stdout, lines(page.items));
         rows += page.items.length;
         pages += 1;
         progress?.(rows, pages);

@@ -22,14 +22,14 @@ function memoryIo(env: Record<string, string | undefined>, stderrIsTTY = false) 
 async function run(
   argv: string[],
   server?: VerifyingServer,
-  options: { tty?: boolean; env?: Record<string, string> } = {},
+  options: { tty?: boolean; env?: Record<string, string>; stdoutIsEmptyFile?: boolean } = {},
 ) {
   const env =
     server === undefined
       ? {}
       : { WEBINAR_BASE_URL: server.baseUrl, WEBINAR_API_KEY: TEST_API_KEY, WEBINAR_API_SECRET: TEST_SECRET };
   const { io, captured } = memoryIo({ ...env, ...options.env }, options.tty);
-  const exitCode = await main(argv, io);
+  const exitCode = await main(argv, { ...io, stdoutIsEmptyFile: options.stdoutIsEmptyFile === true });
   return { exitCode, ...captured };
 }
 
@@ -314,6 +314,29 @@ describe("output", () => {
     );
     const piped = await run([...exportCsv, "--page-size", "10"], server);
     expect(piped.stderr).toBe("");
+  });
+
+  it.each([
+    { case: "csv to an empty file", argv: exportCsv, stdoutIsEmptyFile: true, mark: true },
+    {
+      case: "csv to an empty file with --no-bom",
+      argv: [...exportCsv, "--no-bom"],
+      stdoutIsEmptyFile: true,
+      mark: false,
+    },
+    { case: "csv to a pipe, a terminal or an appended file", argv: exportCsv, stdoutIsEmptyFile: false, mark: false },
+    {
+      case: "jsonl to an empty file",
+      argv: exportCsv.map((arg) => (arg === "csv" ? "jsonl" : arg)),
+      stdoutIsEmptyFile: true,
+      mark: false,
+    },
+  ])("export, $case: starts with the UTF-8 byte-order mark: $mark", async ({ argv, stdoutIsEmptyFile, mark }) => {
+    const server = await startServer({ dataset: createDataset(2) });
+    const result = await run(argv, server, { stdoutIsEmptyFile });
+    expect(result.exitCode).toBe(EXIT.ok);
+    expect(result.stdout.startsWith("\uFEFF")).toBe(mark);
+    expect(result.stdout.indexOf("\uFEFF", 1)).toBe(-1);
   });
 
   it("ticket: the text says when the link expires and that an expired link needs a new one", async () => {

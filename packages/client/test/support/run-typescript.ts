@@ -2,7 +2,7 @@
  * Runs a TypeScript program (the CLI, a code sample) as a child process the way a user would, with tsx and the
  * workspace packages resolved to their sources, and only PATH plus the given variables in its environment.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -18,12 +18,15 @@ export interface RunResult {
   stderr: string;
 }
 
+const tsxArgs = (file: string, args: string[]) => [tsxCli, "--tsconfig", tsconfig, file, ...args];
+const childEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", ...env });
+
 export function runTypeScript(file: string, args: string[], env: Record<string, string>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [tsxCli, "--tsconfig", tsconfig, file, ...args],
-      { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      tsxArgs(file, args),
+      { env: childEnv(env), timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== "number") {
           reject(error);
@@ -32,5 +35,25 @@ export function runTypeScript(file: string, args: string[], env: Record<string, 
         resolve({ exitCode: error === null ? 0 : (error.code as number), stdout, stderr });
       },
     );
+  });
+}
+
+/** Runs it with stdout written to an open file, as a shell's `> file` does; only stderr is captured. */
+export function runTypeScriptToFile(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  stdoutFd: number,
+): Promise<Omit<RunResult, "stdout">> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, tsxArgs(file, args), {
+      env: childEnv(env),
+      stdio: ["ignore", stdoutFd, "pipe"],
+      timeout: 60_000,
+    });
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ exitCode: code ?? -1, stderr }));
   });
 }

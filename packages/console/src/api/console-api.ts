@@ -6,7 +6,7 @@
  */
 import createFetchClient from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
-import type { components, paths } from "./console-openapi.gen";
+import type { components, paths } from "./console-openapi";
 
 /** The typed fetch client (paths in the document already start with `/console/api/`). */
 export const consoleFetch = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });

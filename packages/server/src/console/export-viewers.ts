@@ -4,13 +4,14 @@
  * constant however many records there are: at most one chunk is read ahead of what the client has taken (the
  * stream's backpressure), and a client that goes away stops the reads.
  *
- * The file opens correctly in Excel: UTF-8 with a byte-order mark, CRLF line ends, RFC 4180 quoting (a field with
- * a comma, a quote or a line break is quoted, its quotes doubled). A text field that a spreadsheet would read as a
- * formula (starting with =, +, -, @, a tab or a carriage return) is prefixed with `'`, as OWASP advises against
- * CSV injection; numbers are written as they are. The first chunk is read before the answer starts, so a refusal
- * (404, WATCH_DATA_NOT_FINAL) is an ordinary error answer.
+ * The rows are written by the writer of the `webinar` CLI's `viewers export --format csv`
+ * (@org/webinar-client/csv): every field of a detail-query record, CRLF line ends, RFC 4180 quoting, and a `'`
+ * before a text that a spreadsheet would read as a formula. The file starts with the UTF-8 byte-order mark, so
+ * Excel reads it as UTF-8. The first chunk is read before the answer starts, so a refusal (404,
+ * WATCH_DATA_NOT_FINAL) is an ordinary error answer.
  */
-import type { PlaybackMode, ViewerWatchRecord } from "@org/webinar-types";
+import { viewerCsvHeader, viewerCsvLines } from "@org/webinar-client/csv";
+import type { PlaybackMode } from "@org/webinar-types";
 import { streamViewerWatch } from "../operations/watch-data";
 import type { AppServices } from "../services";
 import type { ConsolePerson } from "./context";
@@ -21,56 +22,6 @@ import type { ConsolePerson } from "./context";
  * little.
  */
 const EXPORT_CHUNK_SIZE = 5000;
-
-/**
- * The columns: every field of a detail-query record, in the order the `webinar` CLI's `--csv` writes them
- * (@org/webinar-client), identity first, then the figures, then the opaque subject id.
- */
-export const EXPORT_COLUMNS = [
-  "uid",
-  "externalUserId",
-  "phone",
-  "displayName",
-  "displayNickname",
-  "totalWatchSeconds",
-  "liveWatchSeconds",
-  "replayWatchSeconds",
-  "sessionCount",
-  "firstWatchedAt",
-  "lastWatchedAt",
-  "deviceTypes",
-  "protocols",
-  "identityType",
-  "subjectId",
-] as const satisfies readonly (keyof ViewerWatchRecord)[];
-
-// A field added to the record breaks the build until it is exported.
-type MissingColumn = Exclude<keyof ViewerWatchRecord, (typeof EXPORT_COLUMNS)[number]>;
-const everyFieldHasAColumn: [MissingColumn] extends [never] ? true : MissingColumn = true;
-void everyFieldHasAColumn;
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV field: RFC 4180 quoting, and a text that could start a formula defused. */
-export function csvField(value: string | number | readonly string[] | undefined): string {
-  if (value === undefined) return "";
-  if (typeof value === "number") return String(value);
-  const text = typeof value === "string" ? value : value.join("|");
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/** A chunk's rows as one text, field by field (no array of fields per row: the profile showed their garbage). */
-function csvLines(records: readonly ViewerWatchRecord[]): string {
-  let text = "";
-  for (const record of records) {
-    for (let index = 0; index < EXPORT_COLUMNS.length; index += 1) {
-      text += `${index === 0 ? "" : ","}${csvField(record[EXPORT_COLUMNS[index]!])}`;
-    }
-    text += "\r\n";
-  }
-  return text;
-}
 
 export async function exportViewers(
   services: AppServices,
@@ -97,7 +48,7 @@ export async function exportViewers(
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`\uFEFF${EXPORT_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(viewerCsvHeader({ byteOrderMark: true })));
       },
       async pull(controller) {
         // The first chunk was read before the answer started, and the second has been asked for since.
@@ -108,7 +59,7 @@ export async function exportViewers(
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(csvLines(chunk)));
+        controller.enqueue(encoder.encode(viewerCsvLines(chunk)));
       },
       cancel() {
         records.cancel();
