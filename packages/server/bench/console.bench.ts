@@ -22,7 +22,10 @@ import { sql } from "kysely";
 import type { QueryViewerWatchRequest } from "@org/webinar-types";
 import { loadConfig } from "../src/config";
 import { createServer } from "../src/server";
+import { EXPORT_CHUNK_SIZE } from "../src/console/export-viewers";
 import { readViewerPage } from "../src/watch-data/viewer-query";
+import { streamViewerRecords } from "../src/watch-data/viewer-stream";
+import type { WatchedWebinar } from "../src/watch-data/webinar-state";
 import { bulkSeedWatchData } from "../test/support/bulk-seed";
 import { createRunDatabase } from "./postgres-run-database";
 
@@ -135,6 +138,7 @@ async function run(server: Awaited<ReturnType<typeof createServer>>, url: string
   print(`    floor, the detail query in process: p50 ${ms(floorPage.p50)} p95 ${ms(floorPage.p95)}`);
 
   await exportFigures(url, cookie, ticketCode!);
+  await exportFloor(db, merchantId!, watched, ticketCode!);
 }
 
 /** A 3-hour live with SESSIONS playback sessions and its per-minute series. */
@@ -202,6 +206,26 @@ async function exportFigures(url: string, cookie: string, ticketCode: string) {
   );
   print(
     `    JavaScript heap in use: ${mib(before.heapUsed)} before, peak ${mib(peakHeap)}, growth ${mib(peakHeap - before.heapUsed)}`,
+  );
+}
+
+/**
+ * The export's floor: the same records read in process in the export's pages (its query and its records), without
+ * the CSV text, HTTP or a client: the most an export can reach on this machine.
+ */
+async function exportFloor(
+  db: Awaited<ReturnType<typeof createServer>>["services"]["db"],
+  merchantId: string,
+  webinar: WatchedWebinar,
+  ticketCode: string,
+): Promise<void> {
+  const started = performance.now();
+  const records = streamViewerRecords(db, merchantId, webinar, { ticketCode, playbackMode: "LIVE" }, EXPORT_CHUNK_SIZE);
+  let rows = 0;
+  for (let chunk = await records.read(); chunk !== undefined; chunk = await records.read()) rows += chunk.length;
+  const seconds = (performance.now() - started) / 1000;
+  print(
+    `    floor, the same ${rows} records read in process in the export's pages: ${(rows / seconds).toFixed(0)} rows/s`,
   );
 }
 
