@@ -21,7 +21,7 @@ import type { ConsolePerson } from "./context";
  * the query is short enough that the requests waiting behind it on the embedded database's one connection wait
  * little.
  */
-export const EXPORT_CHUNK_SIZE = 2000;
+export const EXPORT_CHUNK_SIZE = 1000;
 
 export async function exportViewers(
   services: AppServices,
