@@ -11,7 +11,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { operations, type OperationId } from "@org/webinar-types";
+import { limits, operations, type OperationId } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { checkAnswer } from "./support/contract";
 import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
@@ -106,13 +106,35 @@ describe.each(DATABASE_KINDS)("hostile bodies through the real server on %s", (k
     return fetch(`${server.url}${path}`, { method: "POST", headers: { ...headers }, body });
   }
 
+  /**
+   * The answer to a body, or undefined when the server closed the connection of a body over the limit before the
+   * client had sent it all. The server refuses such a body before reading it and drops the rest as it arrives, for
+   * at most half a second (@hono/node-server's drain); a client still sending then, as on a busy machine with
+   * megabytes in flight at once, finds the connection closed. That is a refusal too, never a 5xx; any other body
+   * must be answered.
+   */
+  async function answerOrClosed(operationId: OperationId, body: string): Promise<Response | undefined> {
+    try {
+      return await signedPost(operationId, body);
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+      const closed = code === "EPIPE" || code === "ECONNRESET" || code === "UND_ERR_SOCKET";
+      if (closed && Buffer.byteLength(body) > limits.maxBodyBytes) return undefined;
+      throw error;
+    }
+  }
+
   for (const operationId of OPERATION_IDS) {
     test.prop([batchOf(hostileBody(operationId, context), BATCH)], propertyParameters(OPEN_API_RUNS))(
       `${operationId}: ${OPEN_API_RUNS * BATCH} signed hostile bodies, never a 5xx, every answer documented for ${operationId}`,
       async (bodies) => {
         await Promise.all(
           bodies.map(async ({ text: body }) => {
-            const response = await signedPost(operationId, body);
+            const response = await answerOrClosed(operationId, body);
+            if (response === undefined) {
+              count(operationId, 0);
+              return;
+            }
             const text = await response.text();
             count(operationId, response.status);
             expect(response.status, `${body.slice(0, 200)} -> ${text.slice(0, 300)}`).toBeLessThan(500);
