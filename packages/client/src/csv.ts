@@ -77,17 +77,21 @@ export function viewerCsvHeader(options: ViewerCsvHeaderOptions = {}): string {
 }
 
 /**
- * Records as CSV lines, each with its CRLF, in the order given. The text is built field by field, with no array
- * of fields per row: the console export writes a million records through it, and the arrays' garbage showed in
- * its profile (packages/server/README.md, "Console benchmark").
+ * Records as CSV lines, each with its CRLF, in the order given. Each line is joined from its fields, and the text
+ * from its lines, so each is one flat string: appending field by field built a rope of small strings per field, and
+ * that garbage showed in the profile of the console export, which writes a million records through here
+ * (packages/server/README.md, "Console benchmark").
  */
 export function viewerCsvLines(records: readonly ViewerWatchRecord[]): string {
-  let text = "";
-  for (const record of records) {
+  const fields: string[] = new Array(VIEWER_CSV_COLUMNS.length);
+  // One more, empty, so that the last line ends with its CRLF too.
+  const lines: string[] = new Array(records.length + 1).fill("");
+  for (let row = 0; row < records.length; row += 1) {
+    const record = records[row]!;
     for (let index = 0; index < VIEWER_CSV_COLUMNS.length; index += 1) {
-      text += `${index === 0 ? "" : ","}${csvField(record[VIEWER_CSV_COLUMNS[index]!])}`;
+      fields[index] = csvField(record[VIEWER_CSV_COLUMNS[index]!]);
     }
-    text += "\r\n";
+    lines[row] = fields.join(",");
   }
-  return text;
+  return lines.join("\r\n");
 }

@@ -196,6 +196,25 @@ describe.each(DATABASE_KINDS)("watch data (getWatchOverview, queryViewerWatch) o
       ).toEqual([[a.uid, 125, 0, 125]]);
     });
 
+    it("times are written to the whole second, the fraction dropped, and a session without a device counts as UNKNOWN", async () => {
+      const code = await newWebinar();
+      const v = await viewer();
+      await session(code, {
+        subject: { uid: v.uid },
+        mode: "REPLAY",
+        watchSeconds: 10,
+        protocol: "HLS",
+        startedAt: "2026-11-21T08:00:00.750Z",
+      });
+      const [record] = (await detail(code, { sort: "FIRST_WATCHED_ASC" })).items;
+      expect(record).toMatchObject({
+        firstWatchedAt: "2026-11-21T08:00:00Z",
+        lastWatchedAt: "2026-11-21T08:00:10Z",
+        deviceTypes: ["UNKNOWN"],
+        protocols: ["HLS"],
+      });
+    });
+
     it("filters: uids OR externalUserIds, minWatchSeconds", async () => {
       const { code, a, b } = await scenario();
       expect((await detail(code, { playbackMode: "LIVE", uids: [b.uid] })).items.map((item) => item.uid)).toEqual([

@@ -3,9 +3,9 @@
  * The defaults give stable figures in about four minutes on two cores; `--quick` is a smoke run.
  */
 import { isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { OPERATIONS, type OperationId } from "./operations";
+import { BUILT_SERVER_MAIN } from "./processes";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -62,9 +62,6 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --tracing              measure each operation again on a server with tracing on (OTLP to a local sink), each
                          beside the floor measured with it: the cost of tracing on and off (no two-process rows)
 `;
-
-const here = fileURLToPath(new URL(".", import.meta.url));
-const DEFAULT_SERVER = resolve(here, "../../dist/main.js");
 
 /** A whole number from a flag or variable: autocannon ends its runs on whole seconds. */
 function wholeNumber(name: string, text: string, minimum: number): number {
@@ -143,7 +140,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
   if (requestLog !== "on" && requestLog !== "off")
     throw new Error(`--request-log takes on or off, got "${requestLog}"`);
   return {
-    serverMain: values.server === undefined ? DEFAULT_SERVER : fromCallerDirectory(values.server, env),
+    serverMain: values.server === undefined ? BUILT_SERVER_MAIN : fromCallerDirectory(values.server, env),
     json: values.json,
     quick,
     durationSeconds: wholeNumber("--duration", duration, 1),

@@ -6,6 +6,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+/** This checkout's built server (`pnpm build`), the process a bench measures unless told another. */
+export const BUILT_SERVER_MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 
 export interface RunningProcess {
   readonly url: string;
@@ -49,6 +53,17 @@ function processCpuSeconds(pid: number): number | undefined {
     // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process's resident memory now (VmRSS of /proc/<pid>/status), in bytes; undefined off Linux. */
+export function processResidentBytes(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * exportViewers: every record of the detail query for a mode as CSV, in the order viewers first watched, streamed
  * chunk by chunk, each chunk a keyset page of the detail query (watch-data/viewer-stream.ts), so memory stays
  * constant however many records there are: at most one chunk is read ahead of what the client has taken (the
- * stream's backpressure), and a client that goes away stops the reads.
+ * stream's backpressure and the record stream's one chunk ahead), and a client that goes away stops the reads.
  *
  * The rows are written by the writer of the `webinar` CLI's `viewers export --format csv`
  * (@org/webinar-client/csv): every field of a detail-query record, CRLF line ends, RFC 4180 quoting, and a `'`
@@ -35,14 +35,6 @@ export async function exportViewers(
     { ticketCode, playbackMode: mode },
     EXPORT_CHUNK_SIZE,
   );
-  // The next chunk is read while the client takes the current one (one chunk ahead, never more).
-  const readAhead = () => {
-    const chunk = records.read();
-    // A failed read ahead is reported by the pull that awaits it, not as an unhandled rejection meanwhile.
-    chunk.catch(() => undefined);
-    return chunk;
-  };
-  let next = first === undefined ? Promise.resolve(undefined) : readAhead();
   let pending = first;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>(
@@ -51,9 +43,8 @@ export async function exportViewers(
         controller.enqueue(encoder.encode(viewerCsvHeader({ byteOrderMark: true })));
       },
       async pull(controller) {
-        // The first chunk was read before the answer started, and the second has been asked for since.
-        const chunk = pending ?? (await next);
-        if (pending === undefined && chunk !== undefined) next = readAhead();
+        // The first chunk was read before the answer started; the stream reads the next one meanwhile.
+        const chunk = pending ?? (await records.read());
         pending = undefined;
         if (chunk === undefined) {
           controller.close();

@@ -14,12 +14,14 @@ import type {
   ViewerWatchRecord,
 } from "@org/webinar-types";
 import type { Database } from "../db/schema";
-import { rfc3339 } from "../tickets/issue";
 import { decodeCursor, encodeCursor, queryFingerprint, type CursorPosition } from "./cursor";
 import type { WatchedWebinar } from "./webinar-state";
 
 /** One row of {@link viewerPageQuery}: a subject's totals and its viewer's identity fields. */
 export type SubjectRow = Awaited<ReturnType<ReturnType<typeof viewerPageQuery>["execute"]>>[number];
+
+/** to_char's pattern of an RFC 3339 time in UTC to the second, as every time of the API is written. */
+const RFC3339_SECONDS = sql.lit('YYYY-MM-DD"T"HH24:MI:SS"Z"');
 
 /** The sort column of each order and its direction; ties are broken by uid ascending. */
 const ORDER: Readonly<
@@ -30,10 +32,9 @@ const ORDER: Readonly<
   FIRST_WATCHED_ASC: { column: "first_watched_at", descending: false },
 };
 
+/** The cursor's value of a row: its watch seconds, or its time in whole epoch milliseconds. */
 function sortValue(row: SubjectRow, sort: Sort): number {
-  const { column } = ORDER[sort];
-  if (column === "total_seconds") return Number(row.total_seconds);
-  return Math.trunc(column === "first_watched_at" ? row.first_watched_ms : row.last_watched_ms);
+  return ORDER[sort].column === "total_seconds" ? row.sort_value : Math.trunc(row.sort_value);
 }
 
 /** "Viewer 8000" from the phone's last four digits, else a stable code derived from the uid. */
@@ -42,6 +43,9 @@ export function displayNickname(uid: number, phone: string | null): string {
     ? `Viewer ${phone.slice(-4)}`
     : `Viewer ${uid.toString(36).toUpperCase().padStart(4, "0").slice(-4)}`;
 }
+
+/** A list selected as `array_to_string(list, ',')`. */
+const listOf = (text: string): string[] => (text === "" ? [] : text.split(","));
 
 /**
  * A row as the API's record. Built field by field, the optional ones assigned only when set: an export turns a
@@ -61,10 +65,10 @@ export function toRecord(webinarId: string, row: SubjectRow): ViewerWatchRecord 
   record.liveWatchSeconds = row.live_seconds;
   record.replayWatchSeconds = row.replay_seconds;
   record.sessionCount = row.session_count;
-  record.firstWatchedAt = rfc3339(row.first_watched_ms);
-  record.lastWatchedAt = rfc3339(row.last_watched_ms);
-  record.deviceTypes = row.device_types;
-  record.protocols = row.protocols;
+  record.firstWatchedAt = row.first_watched_at;
+  record.lastWatchedAt = row.last_watched_at;
+  record.deviceTypes = listOf(row.device_types) as ViewerWatchRecord["deviceTypes"];
+  record.protocols = listOf(row.protocols) as ViewerWatchRecord["protocols"];
   return record;
 }
 
@@ -117,12 +121,19 @@ function viewerRecordsQuery(
       (eb) => eb.cast<number>("t.replay_seconds", "float8").as("replay_seconds"),
       (eb) => eb.cast<number>("t.total_seconds", "float8").as("total_seconds"),
       "t.session_count",
-      // Epoch milliseconds (with their fraction, as the cursor compares them) rather than timestamps, which the
-      // driver would parse into a Date per column per row only for the record to format them again.
-      sql<number>`date_part('epoch', t.first_watched_at) * 1000`.as("first_watched_ms"),
-      sql<number>`date_part('epoch', t.last_watched_at) * 1000`.as("last_watched_ms"),
-      "t.device_types",
-      "t.protocols",
+      // The times as the record writes them (RFC 3339, UTC, whole seconds), formatted by the database: the driver
+      // would parse a timestamp into a Date per column per row only for the record to format it again.
+      sql<string>`to_char(t.first_watched_at at time zone 'UTC', ${RFC3339_SECONDS})`.as("first_watched_at"),
+      sql<string>`to_char(t.last_watched_at at time zone 'UTC', ${RFC3339_SECONDS})`.as("last_watched_at"),
+      // The sort column's value for the cursor of the page's last row, times in epoch milliseconds.
+      (column === "total_seconds"
+        ? sql<number>`t.total_seconds::float8`
+        : sql<number>`date_part('epoch', ${sql.ref(`t.${column}`)}) * 1000`
+      ).as("sort_value"),
+      // The lists as one text each, split here: the driver's parser of text[] reads them character by character,
+      // and was the largest source of garbage of an export. Their values are enum names, which hold no comma.
+      sql<string>`array_to_string(t.device_types, ',')`.as("device_types"),
+      sql<string>`array_to_string(t.protocols, ',')`.as("protocols"),
       "v.external_user_id",
       "v.phone",
       "v.display_name",
@@ -176,20 +187,26 @@ export function viewerPageQuery(
   return query.limit(request.pageSize + 1);
 }
 
-/** One keyset page of records, and the position after its last one when more follow. */
-export async function readRecordPage(
+/** A keyset page of {@link viewerPageQuery}'s rows, and the position after its last one when more follow. */
+export interface RowPage {
+  rows: SubjectRow[];
+  next: CursorPosition | undefined;
+}
+
+/** One keyset page of rows; {@link toRecord} makes each the API's record. */
+export async function readRowPage(
   db: Kysely<Database>,
   merchantId: string,
-  webinar: WatchedWebinar,
+  webinarId: string,
   request: QueryViewerWatchRequest,
   after: CursorPosition | undefined,
-): Promise<{ records: ViewerWatchRecord[]; next: CursorPosition | undefined }> {
-  const rows = await viewerPageQuery(db, merchantId, webinar.id, request, after).execute();
-  const page = rows.slice(0, request.pageSize);
-  const last = page.at(-1);
-  const records = page.map((row) => toRecord(webinar.id, row));
-  if (rows.length <= request.pageSize || last === undefined) return { records, next: undefined };
-  return { records, next: { value: sortValue(last, request.sort), uid: last.uid } };
+): Promise<RowPage> {
+  const rows = await viewerPageQuery(db, merchantId, webinarId, request, after).execute();
+  if (rows.length <= request.pageSize) return { rows, next: undefined };
+  // The one row more than the page only says that another page follows.
+  rows.pop();
+  const last = rows.at(-1)!;
+  return { rows, next: { value: sortValue(last, request.sort), uid: last.uid } };
 }
 
 export async function readViewerPage(
@@ -200,7 +217,8 @@ export async function readViewerPage(
   after: CursorPosition | undefined,
   cursorKey: Buffer,
 ): Promise<ViewerWatchPage> {
-  const { records: items, next } = await readRecordPage(db, merchantId, webinar, request, after);
+  const { rows, next } = await readRowPage(db, merchantId, webinar.id, request, after);
+  const items = rows.map((row) => toRecord(webinar.id, row));
   if (next === undefined) return { items };
   return { items, nextCursor: encodeCursor(cursorKey, fingerprintOf(request), next) };
 }

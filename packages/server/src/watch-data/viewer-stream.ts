@@ -1,8 +1,12 @@
 /**
  * Every record of the detail query (viewer-query.ts: the same statement and records) read chunk by chunk, for
- * exports: each chunk is one keyset page of the detail query, read when the reader asks for it. Between chunks the
- * export holds nothing: no transaction, no connection, so a slow download neither keeps a pool connection from
- * other requests nor, on the embedded database, its only connection; other requests wait at most one chunk's query.
+ * exports: each chunk is one keyset page of the detail query. Between chunks the export holds nothing: no
+ * transaction, no connection, so a slow download neither keeps a pool connection from other requests nor, on the
+ * embedded database, its only connection; other requests wait at most one chunk's query.
+ *
+ * The query of the next chunk is sent as soon as a chunk's rows arrive, so the database reads it while this process
+ * makes the rows records (and an export, CSV text): one chunk ahead of the reader, never more. The reads are one
+ * after another all the same, as each page starts after the last row of the one before.
  *
  * Without a snapshot, records can change between chunks while replays are watched. The stream therefore walks the
  * records in the order viewers first watched (FIRST_WATCHED_ASC), a place that crediting never moves: every record
@@ -12,14 +16,12 @@ import type { QueryViewerWatchRequest, ViewerWatchRecord } from "@org/webinar-ty
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { CursorPosition } from "./cursor";
-import { readRecordPage } from "./viewer-query";
+import { type RowPage, readRowPage, toRecord } from "./viewer-query";
 import type { WatchedWebinar } from "./webinar-state";
 
-type Chunk = ViewerWatchRecord[] | undefined;
-
 export interface ViewerRecordStream {
-  /** The next chunk of records, or undefined after the last. */
-  read(): Promise<Chunk>;
+  /** The next chunk of records, or undefined after the last; one read at a time. */
+  read(): Promise<ViewerWatchRecord[] | undefined>;
   /** Stops reading: every later read answers undefined. */
   cancel(): void;
 }
@@ -35,18 +37,24 @@ export function streamViewerRecords(
   chunkSize: number,
 ): ViewerRecordStream {
   const request: QueryViewerWatchRequest = { ...records, sort: "FIRST_WATCHED_ASC", pageSize: chunkSize };
-  let after: CursorPosition | undefined;
-  let ended = false;
+  const readAhead = (after: CursorPosition | undefined) => {
+    const page = readRowPage(db, merchantId, webinar.id, request, after);
+    // A read ahead that fails is reported by the read that awaits it, or by none after a cancel; never unhandled.
+    page.catch(() => undefined);
+    return page;
+  };
+  let ahead: Promise<RowPage> | undefined = readAhead(undefined);
+  let cancelled = false;
   return {
     async read() {
-      if (ended) return undefined;
-      const { records: chunk, next } = await readRecordPage(db, merchantId, webinar, request, after);
-      after = next;
-      ended ||= next === undefined;
-      return chunk.length === 0 ? undefined : chunk;
+      if (cancelled || ahead === undefined) return undefined;
+      const { rows, next } = await ahead;
+      if (cancelled) return undefined;
+      ahead = next === undefined ? undefined : readAhead(next);
+      return rows.length === 0 ? undefined : rows.map((row) => toRecord(webinar.id, row));
     },
     cancel() {
-      ended = true;
+      cancelled = true;
     },
   };
 }
