@@ -4,9 +4,10 @@
  * transaction, no connection, so a slow download neither keeps a pool connection from other requests nor, on the
  * embedded database, its only connection; other requests wait at most one chunk's query.
  *
- * The query of the next chunk is sent as soon as a chunk's rows arrive, so the database reads it while this process
- * makes the rows records (and an export, CSV text): one chunk ahead of the reader, never more. The reads are one
- * after another all the same, as each page starts after the last row of the one before.
+ * The query of the next chunk is sent as soon as a chunk's rows arrive, so the database reads it while the chunk's
+ * viewers' identity fields are looked up (on PostgreSQL, on another pool connection) and this process makes the
+ * records (and an export, CSV text): one chunk ahead of the reader, never more. The page queries themselves run one
+ * after another, as each page starts after the last row of the one before.
  *
  * Without a snapshot, records can change between chunks while replays are watched. The stream therefore walks the
  * records in the order viewers first watched (FIRST_WATCHED_ASC), a place that crediting never moves: every record
@@ -16,7 +17,7 @@ import type { QueryViewerWatchRequest, ViewerWatchRecord } from "@org/webinar-ty
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { CursorPosition } from "./cursor";
-import { type RowPage, readRowPage, toRecord } from "./viewer-query";
+import { type RowPage, readRowPage, recordsOf } from "./viewer-query";
 import type { WatchedWebinar } from "./webinar-state";
 
 export interface ViewerRecordStream {
@@ -51,7 +52,7 @@ export function streamViewerRecords(
       const { rows, next } = await ahead;
       if (cancelled) return undefined;
       ahead = next === undefined ? undefined : readAhead(next);
-      return rows.length === 0 ? undefined : rows.map((row) => toRecord(webinar.id, row));
+      return rows.length === 0 ? undefined : recordsOf(db, merchantId, webinar.id, rows);
     },
     cancel() {
       cancelled = true;
