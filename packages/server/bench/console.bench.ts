@@ -200,6 +200,7 @@ async function seriesFigures(
 async function exportFigures(server: RunningProcess, cookie: string, ticketCode: string) {
   const resident = () => processResidentBytes(server.pid) ?? Number.NaN;
   const mib = (value: number) => `${(value / 1048576).toFixed(0)} MiB`;
+  const mb = (value: number) => `${(value / 1e6).toFixed(0)} MB`;
   const exportUrl = `${server.url}/console/api/webinars/${ticketCode}/watch/viewers.csv?mode=LIVE`;
   const start = resident();
   let overall = start;
@@ -220,12 +221,12 @@ async function exportFigures(server: RunningProcess, cookie: string, ticketCode:
       `  CSV export, ${run}of ${rows} records (${mib(download.bytes)}): ${(rows / download.seconds).toFixed(0)} rows/s in ${download.seconds.toFixed(1)} s  (goal >= 50000 rows/s)`,
     );
     print(
-      `    resident memory of the server's process: ${mib(before)} before, peak ${mib(peak)}, growth ${mib(peak - before)} = ${((peak - before) / 1e6).toFixed(0)} MB  (goal < 100 MB)`,
+      `    resident memory of the server's process: ${mib(before)} before, peak ${mib(peak)}, growth ${mib(peak - before)} = ${mb(peak - before)}  (goal < 100 MB)`,
     );
     overall = Math.max(overall, peak);
   }
   print(
-    `    over the three exports: ${mib(start)} before the first, peak ${mib(overall)}, growth ${mib(overall - start)} = ${((overall - start) / 1e6).toFixed(0)} MB`,
+    `    over the three exports: ${mib(start)} before the first, peak ${mib(overall)}, growth ${mib(overall - start)} = ${mb(overall - start)}`,
   );
 }
 

@@ -32,11 +32,6 @@ const ORDER: Readonly<
   FIRST_WATCHED_ASC: { column: "first_watched_at", descending: false },
 };
 
-/** The cursor's value of a row: its watch seconds, or its time in whole epoch milliseconds. */
-function sortValue(row: SubjectRow, sort: Sort): number {
-  return ORDER[sort].column === "total_seconds" ? row.sort_value : Math.trunc(row.sort_value);
-}
-
 /** "Viewer 8000" from the phone's last four digits, else a stable code derived from the uid. */
 export function displayNickname(uid: number, phone: string | null): string {
   return phone !== null
@@ -45,7 +40,7 @@ export function displayNickname(uid: number, phone: string | null): string {
 }
 
 /** A viewer's identity fields as a record shows them: the current ones. */
-export interface ViewerIdentity {
+interface ViewerIdentity {
   external_user_id: string | null;
   phone: string | null;
   display_name: string | null;
@@ -91,7 +86,7 @@ const listOf = (text: string): string[] => (text === "" ? [] : text.split(","));
  * A row as the API's record. Built field by field, the optional ones assigned only when set: an export turns a
  * million rows into records, and every object spread or parsed date of a row is garbage to collect.
  */
-export function toRecord(webinarId: string, row: SubjectRow, identity: ViewerIdentity): ViewerWatchRecord {
+function toRecord(webinarId: string, row: SubjectRow, identity: ViewerIdentity): ViewerWatchRecord {
   const record: ViewerWatchRecord = {
     subjectId: `sub_${hash("sha256", `${webinarId}\n${row.subject_key}`, "hex").slice(0, 20)}`,
     identityType: "REGISTERED",
@@ -218,7 +213,7 @@ export interface RowPage {
   next: CursorPosition | undefined;
 }
 
-/** One keyset page of rows; {@link toRecord} makes each the API's record. */
+/** One keyset page of rows; {@link recordsOf} makes them the API's records. */
 export async function readRowPage(
   db: Kysely<Database>,
   merchantId: string,
@@ -231,7 +226,8 @@ export async function readRowPage(
   // The one row more than the page only says that another page follows.
   rows.pop();
   const last = rows.at(-1)!;
-  return { rows, next: { value: sortValue(last, request.sort), uid: last.uid } };
+  // The cursor's value: whole watch seconds, or a time in whole epoch milliseconds.
+  return { rows, next: { value: Math.trunc(last.sort_value), uid: last.uid } };
 }
 
 export async function readViewerPage(
