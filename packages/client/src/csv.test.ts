@@ -11,6 +11,8 @@ describe("csvField: RFC 4180 quoting", () => {
     { rule: "a quote is doubled inside quotes", value: 'say "hi"', expected: '"say ""hi"""' },
     { rule: "a line feed is quoted", value: "a\nb", expected: '"a\nb"' },
     { rule: "a carriage return is quoted", value: "a\rb", expected: '"a\rb"' },
+    { rule: "a semicolon, a separator in many locales, is quoted", value: "Wang; Fang", expected: '"Wang; Fang"' },
+    { rule: "a semicolon that would start a formula cell is quoted", value: "x;=1+1", expected: '"x;=1+1"' },
     { rule: "non-ASCII is kept as is", value: "张三 🎉", expected: "张三 🎉" },
     { rule: "arrays are joined with |", value: ["MOBILE", "TABLET"], expected: "MOBILE|TABLET" },
     { rule: "an empty array is empty", value: [], expected: "" },
@@ -19,18 +21,18 @@ describe("csvField: RFC 4180 quoting", () => {
   });
 });
 
-describe("csvField: a text a spreadsheet would read as a formula gets a leading '", () => {
+describe("csvField: a text a spreadsheet would read as a formula gets a leading ' and quotes", () => {
   it.each([
-    { rule: "= starts a formula", value: "=HYPERLINK(1)", expected: "'=HYPERLINK(1)" },
-    { rule: "+ starts a formula", value: "+1+1", expected: "'+1+1" },
-    { rule: "- starts a formula", value: "-2+3", expected: "'-2+3" },
-    { rule: "@ starts a formula", value: "@SUM(A1)", expected: "'@SUM(A1)" },
-    { rule: "a leading tab is defused", value: "\t=1", expected: "'\t=1" },
-    { rule: "a leading carriage return is defused, then quoted", value: "\r=1", expected: '"\'\r=1"' },
-    { rule: "defused, then quoted for its comma and quotes", value: '=A1,"x"', expected: '"\'=A1,""x"""' },
+    { rule: "= starts a formula", value: "=HYPERLINK(1)", expected: '"\'=HYPERLINK(1)"' },
+    { rule: "+ starts a formula", value: "+1+1", expected: '"\'+1+1"' },
+    { rule: "- starts a formula", value: "-2+3", expected: '"\'-2+3"' },
+    { rule: "@ starts a formula", value: "@SUM(A1)", expected: '"\'@SUM(A1)"' },
+    { rule: "a leading tab is defused", value: "\t=1", expected: '"\'\t=1"' },
+    { rule: "a leading carriage return is defused", value: "\r=1", expected: '"\'\r=1"' },
+    { rule: "defused, its quotes doubled", value: '=A1,"x"', expected: '"\'=A1,""x"""' },
     { rule: "a formula character later in the text is left alone", value: "Li=Wei", expected: "Li=Wei" },
     { rule: "a negative number is a number, not prefixed", value: -5, expected: "-5" },
-    { rule: "an array whose text starts a formula", value: ["=1", "HLS"], expected: "'=1|HLS" },
+    { rule: "an array whose text starts a formula", value: ["=1", "HLS"], expected: '"\'=1|HLS"' },
   ])("$rule", ({ value, expected }) => {
     expect(csvField(value)).toBe(expected);
   });
@@ -73,8 +75,8 @@ describe("viewerCsvHeader and viewerCsvLines (queryViewerWatch's ViewerWatchReco
     const hostile = { ...record, displayName: "=HYPERLINK(1)", externalUserId: "-crm-1" };
     const fields = viewerCsvLines([hostile]).slice(0, -2).split(",");
     expect(fields).toHaveLength(VIEWER_CSV_COLUMNS.length);
-    expect(fields[VIEWER_CSV_COLUMNS.indexOf("displayName")]).toBe("'=HYPERLINK(1)");
-    expect(fields[VIEWER_CSV_COLUMNS.indexOf("externalUserId")]).toBe("'-crm-1");
+    expect(fields[VIEWER_CSV_COLUMNS.indexOf("displayName")]).toBe('"\'=HYPERLINK(1)"');
+    expect(fields[VIEWER_CSV_COLUMNS.indexOf("externalUserId")]).toBe('"\'-crm-1"');
   });
 
   it("several records: one line each, in the order given; none is nothing", () => {

@@ -4,7 +4,8 @@
  * (exportViewers in packages/server/console-openapi.yaml), so both files have the same columns and rules:
  *
  * - RFC 4180: a header row, CRLF line ends, a field quoted when it holds a quote, a comma or a line break, its
- *   quotes doubled;
+ *   quotes doubled; also quoted when it holds a semicolon (the separator spreadsheets use in many locales, where
+ *   an unquoted `;` would split the field and let its rest start a cell) or starts like a formula (below);
  * - arrays (`deviceTypes`, `protocols`) joined with `|`, which none of their values contain; a field absent from
  *   the record is empty; numbers are written as they are;
  * - a text that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage
@@ -50,15 +51,20 @@ export type CsvValue = string | number | readonly string[] | undefined;
 
 /** What Excel, and most spreadsheets, read as the start of a formula in a cell. */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+/** A separator (`,`, or `;` in many locales), a quote or a line break inside a field. */
+const NEEDS_QUOTES = /[",;\r\n]/;
 
-/** One CSV field: a text that could start a formula defused, then RFC 4180 quoting. */
+/**
+ * One CSV field: a text that could start a formula defused with a leading `'`, and quoted (quotes doubled) when it
+ * holds a separator, a quote or a line break, or started like a formula.
+ */
 export function csvField(value: CsvValue): string {
   if (value === undefined) return "";
   if (typeof value === "number") return String(value);
   const text = typeof value === "string" ? value : value.join("|");
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const formula = FORMULA_START.test(text);
+  const safe = formula ? `'${text}` : text;
+  return formula || NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** Options of {@link viewerCsvHeader}. */

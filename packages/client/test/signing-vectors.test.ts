@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { createWebinarClient } from "@org/webinar-client";
 import type { paths } from "@org/webinar-types";
-import vectors from "../../../spec/test-vectors/signing.json" with { type: "json" };
+import vectors from "@org/webinar-spec/test-vectors/signing.json" with { type: "json" };
 import { startServer } from "./support/fixtures";
 
 type Vector = (typeof vectors.positive)[number];

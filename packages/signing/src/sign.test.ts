@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { negativeVectors, positiveVectors } from "../../../spec/test-vectors/signing-vectors";
+import { negativeVectors, positiveVectors } from "@org/webinar-spec/test-vectors/signing-vectors";
 import { backends } from "../test/backends";
 import { canonicalString } from "./canonical";
 import { createSigner, sign } from "./sign";

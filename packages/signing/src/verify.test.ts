@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { backends } from "../test/backends";
 import { malformedSignatures } from "../test/malformed-signatures";
-import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
+import { positiveVectors } from "@org/webinar-spec/test-vectors/signing-vectors";
 import { createSigner } from "./sign";
 import { verify } from "./verify";
 

@@ -1,4 +1,4 @@
-import { positiveVectors } from "../../../spec/test-vectors/signing-vectors";
+import { positiveVectors } from "@org/webinar-spec/test-vectors/signing-vectors";
 
 const { signature } = positiveVectors[0]!;
 

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { signingVectors, signingVectorsUrl } from "../../../spec/test-vectors/signing-vectors";
+import { signingVectors, signingVectorsUrl } from "@org/webinar-spec/test-vectors/signing-vectors";
 import { createRequestSigner } from "../src/request-signer";
 import { createSigner } from "../src/sign";
 import { signRequest } from "../src/sign-request";

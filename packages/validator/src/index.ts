@@ -50,8 +50,8 @@ export type { MemoryNonceStoreOptions, NonceStore } from "./nonce-store";
 
 export { SIGNED_REQUEST_HEADERS } from "./cors";
 
-export { createGroupCommit } from "./group-commit";
-export type { BatchWriter, BatchWritten, GroupCommit, GroupCommitOptions } from "./group-commit";
+// What the PostgreSQL nonce store's `groupCommit.onWrite` is told of each statement.
+export type { BatchWritten } from "@org/webinar-internal/group-commit";
 
 export { readWebBody } from "./web-request";
 export { rejectionResponse, verifyWebRequest } from "./adapters/web";

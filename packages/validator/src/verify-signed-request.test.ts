@@ -16,7 +16,7 @@ import { createMemoryNonceStore } from "./nonce-store";
 import { createRequestVerifier } from "./request-verifier";
 import type { ApiKeyRecord, AuthenticatedRequest, IncomingRequest, SignedRequest, SignedRequestOptions } from "./index";
 import { verifySignedRequest } from "./verify-signed-request";
-import { signingVectors as signing, type PositiveVector } from "../../../spec/test-vectors/signing-vectors";
+import { signingVectors as signing, type PositiveVector } from "@org/webinar-spec/test-vectors/signing-vectors";
 
 const UPSERT = operations.upsertViewer.path;
 const incoming = (wire: WireRequest): IncomingRequest => ({

@@ -16,7 +16,7 @@ import { PLAYBACK_MODES, SORTS } from "./enums";
 import type { WithRequestId } from "../with-request-id";
 import { formatOverview, formatTicket, formatUpsert, formatViewerPage, formatViewerPages } from "./format";
 import { write, type CliIo } from "./output";
-import { integerOption, UsageError, type OptionSpec, type OptionValues } from "../command-line";
+import { integerOption, UsageError, type OptionSpec, type OptionValues } from "@org/webinar-internal/command-line";
 
 export type { OptionSpec, OptionValues };
 

@@ -25,7 +25,7 @@ import {
   withEnvFile,
   type OptionSpec,
   type OptionValues,
-} from "../command-line";
+} from "@org/webinar-internal/command-line";
 import { COMMANDS, GLOBAL_OPTIONS, integer, type CommandSpec } from "./commands";
 import { formatErrorDetails } from "./format";
 import { write, type CliIo } from "./output";

@@ -43,14 +43,46 @@ export function incomingNodeRequest(
   };
 }
 
+/** How long the rest of a refused request's body is still read, and thrown away, before the answer is written. */
+const DRAIN_MS = 500;
+
+/**
+ * Reads and discards what is left of a body nobody will read, until it ends or {@link DRAIN_MS} has passed.
+ * Closing a connection with unread bytes makes the kernel answer them with a reset, and a client still sending
+ * its body then loses the answer too; a body that ends within the bound is read to its end first, one that goes
+ * on is cut off.
+ */
+function drainUnread(req: IncomingMessage): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off("end", done);
+      req.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    req.on("end", done);
+    req.on("close", done);
+    req.resume();
+  });
+}
+
 /**
  * Writes a rejection (or a preflight's answer) to a Node response. When the request body was not read to its end
- * (refused before reading, or over the limit) the connection is closed instead of kept alive.
+ * (refused before reading, or over the limit) the connection is closed instead of kept alive, once the rest of the
+ * body has arrived (for at most {@link DRAIN_MS}).
  */
-export function writeNodeRejection(req: IncomingMessage, res: ServerResponse, rejection: RequestRejection): void {
+export async function writeNodeRejection(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rejection: RequestRejection,
+): Promise<void> {
+  const unread = !req.complete;
+  await drainUnread(req);
   if (res.headersSent) return;
   const headers: Record<string, string | number> = { ...rejection.headers };
-  if (!req.complete) headers.Connection = "close";
+  if (unread) headers.Connection = "close";
   if (rejection.body === null) {
     res.writeHead(rejection.status, headers).end();
     return;
@@ -73,7 +105,7 @@ export async function verifyNodeRequest(
 ): Promise<VerifiedRequest | undefined> {
   const result = await verifier.verify(incomingNodeRequest(req, body, pathMatch));
   if (!result.ok) {
-    writeNodeRejection(req, res, result);
+    await writeNodeRejection(req, res, result);
     return undefined;
   }
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);

@@ -25,7 +25,7 @@
  * setInterval(() => void nonceStore.prune(), 60_000).unref();
  */
 import type { NonceStore } from "../nonce-store";
-import { type BatchWritten, createGroupCommit } from "../group-commit";
+import { type BatchWritten, createGroupCommit } from "@org/webinar-internal/group-commit";
 import { noncePair } from "../nonce-pair";
 import { positiveInteger } from "../positive-integer";
 

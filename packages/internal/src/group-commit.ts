@@ -1,8 +1,8 @@
 /**
  * Group commit, the one way this project batches writes: calls that arrive while a write is in flight are
  * gathered and written together by the next write, each caller answered when the write that carried its call has
- * finished. DataLoader does the batching (its cache off, so every call is written); the schedule here decides when
- * a gathered batch is written:
+ * finished. A batch opens with the first call that finds none open (the one before written, or full), and is
+ * written:
  *
  * - at once when no write is in flight: after the input the process has already received is handled (Node's
  *   `setImmediate`; elsewhere the next task), so calls that arrived together, such as requests read in one turn of
@@ -18,8 +18,6 @@
  * resolves once every call made so far is answered, which is how a process commits its pending batches before it
  * exits.
  */
-import DataLoader from "dataloader";
-
 // Node, Bun and Deno run setImmediate callbacks once the input already received has been handled; browsers and
 // Workers have no setImmediate, and their next task comes after the input already queued too.
 const afterReceivedInput: (run: () => void) => void =
@@ -57,6 +55,12 @@ export interface GroupCommit<Call, Answer> {
   drain(): Promise<void>;
 }
 
+/** Calls gathered for one write, and how to answer each caller. */
+interface Batch<Call, Answer> {
+  calls: Call[];
+  waiting: Array<{ resolve(answer: Answer): void; reject(error: unknown): void }>;
+}
+
 /**
  * One per kind of write: each call is written by the next write of {@link BatchWriter}, together with the calls
  * that arrived with it.
@@ -73,47 +77,53 @@ export function createGroupCommit<Call, Answer>(
   let writesInFlight = 0;
   let callsUnanswered = 0;
   let drained: Array<() => void> = [];
-  // The batch gathering while writes are in flight: its dispatch, run once they end or when it is full.
-  let gathering: (() => void) | undefined;
-  const dispatchGathering = () => {
-    const dispatch = gathering;
+  // The batch new calls join, until it is written or full.
+  let open: Batch<Call, Answer> | undefined;
+  // The batch waiting for the writes in flight to end (it may still be open): written once they have, or sooner.
+  let gathering: Batch<Call, Answer> | undefined;
+  const writeGathering = () => {
+    const batch = gathering;
     gathering = undefined;
-    dispatch?.();
+    if (batch !== undefined) void write(batch);
   };
-  const loader = new DataLoader<Call, Answer>(
-    async (calls) => {
-      writesInFlight += 1;
-      const started = performance.now();
-      let error: unknown;
-      try {
-        return await writeBatch(calls);
-      } catch (failure) {
-        error = failure;
-        throw failure;
-      } finally {
-        writesInFlight -= 1;
-        onWrite?.({ size: calls.length, durationMs: performance.now() - started, error });
-        if (writesInFlight === 0) dispatchGathering();
-      }
-    },
-    {
-      cache: false,
-      maxBatchSize,
-      batchScheduleFn: (dispatch) => {
-        // DataLoader opens a batch only when the one before is full or written: a full one waits no longer.
-        dispatchGathering();
-        if (writesInFlight === 0) {
-          afterReceivedInput(dispatch);
-          return;
-        }
-        gathering = dispatch;
-        // One timer per batch, not per call; a batch already written by then is left alone.
-        setTimeout(() => {
-          if (gathering === dispatch) dispatchGathering();
-        }, maxWaitMs).unref?.();
-      },
-    },
-  );
+  const write = async (batch: Batch<Call, Answer>) => {
+    if (open === batch) open = undefined;
+    writesInFlight += 1;
+    const started = performance.now();
+    let error: unknown;
+    try {
+      const answers = await writeBatch(batch.calls);
+      if (answers.length !== batch.calls.length)
+        throw new TypeError(`the batch writer answered ${answers.length} of ${batch.calls.length} calls`);
+      answers.forEach((answer, index) => {
+        const waiting = batch.waiting[index]!;
+        if (answer instanceof Error) waiting.reject(answer);
+        else waiting.resolve(answer);
+      });
+    } catch (failure) {
+      error = failure;
+      for (const waiting of batch.waiting) waiting.reject(failure);
+    } finally {
+      writesInFlight -= 1;
+      onWrite?.({ size: batch.calls.length, durationMs: performance.now() - started, error });
+      if (writesInFlight === 0) writeGathering();
+    }
+  };
+  const openBatch = (): Batch<Call, Answer> => {
+    const batch: Batch<Call, Answer> = { calls: [], waiting: [] };
+    // A batch opens only when the one before is full or written: a full one waits no longer.
+    writeGathering();
+    if (writesInFlight === 0) {
+      afterReceivedInput(() => void write(batch));
+      return batch;
+    }
+    gathering = batch;
+    // One timer per batch, not per call; a batch already written by then is left alone.
+    setTimeout(() => {
+      if (gathering === batch) writeGathering();
+    }, maxWaitMs).unref?.();
+    return batch;
+  };
   const answered = () => {
     callsUnanswered -= 1;
     if (callsUnanswered > 0) return;
@@ -123,14 +133,19 @@ export function createGroupCommit<Call, Answer>(
   };
   const submit = ((call: Call) => {
     callsUnanswered += 1;
-    const answer = loader.load(call);
+    if (open === undefined || open.calls.length >= maxBatchSize) open = openBatch();
+    const batch = open;
+    const answer = new Promise<Answer>((resolve, reject) => {
+      batch.calls.push(call);
+      batch.waiting.push({ resolve, reject });
+    });
     answer.then(answered, answered);
     return answer;
   }) as GroupCommit<Call, Answer>;
   submit.drain = () => {
     if (callsUnanswered === 0) return Promise.resolve();
     const done = new Promise<void>((resolve) => drained.push(resolve));
-    dispatchGathering();
+    writeGathering();
     return done;
   };
   return submit;

@@ -1,11 +1,11 @@
 /**
- * `@org/webinar-client/command-line`: the parts of a command line tool the `webinar` CLI and the
+ * `@org/webinar-internal/command-line`: the parts of a command line tool the `webinar` CLI and the
  * `webinar-conformance` CLI share: strict parsing with node:util parseArgs that accepts option values starting
  * with `-`, `--env-file`, whole-number options, the help table and the usage error.
  *
  * @example
  * ```ts
- * import { parseCommandLine, UsageError } from "@org/webinar-client/command-line";
+ * import { parseCommandLine, UsageError } from "@org/webinar-internal/command-line";
  *
  * const { values } = parseCommandLine(process.argv.slice(2), { "api-secret": { type: "string", help: "the secret" } });
  * ```

@@ -107,6 +107,18 @@ describe("createGroupCommit", () => {
     ]);
   });
 
+  it("a write that answers fewer calls than it carried rejects every one of them", async () => {
+    const commit = createGroupCommit(async (calls: readonly number[]) => calls.slice(1), {
+      maxBatchSize: 10,
+      maxWaitMs: 1000,
+    });
+    const answers = await Promise.allSettled([commit(1), commit(2)]);
+    expect(answers.map((answer) => (answer.status === "rejected" ? answer.reason.message : answer.value))).toEqual([
+      "the batch writer answered 1 of 2 calls",
+      "the batch writer answered 1 of 2 calls",
+    ]);
+  });
+
   it("calls waiting on a write that does not finish go in a write of their own after maxWaitMs", async () => {
     const { writes, write } = heldWriter();
     const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 20 });
