@@ -108,11 +108,23 @@ const codePoints = (text: string) =>
   [...text].map((character) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 
 /** CPU milliseconds `regExp.test(subject)` takes. */
-function cpuMilliseconds(regExp: RegExp, subject: string): number {
+function cpuMillisecondsOnce(regExp: RegExp, subject: string): number {
   const before = process.cpuUsage();
   regExp.test(subject);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
+}
+
+/**
+ * The process's CPU time counts its garbage collector's threads too, so a busy machine adds noise to a run but
+ * never takes time away: over the budget, the string is measured twice more and the least is kept. A pattern
+ * that backtracks is over it every time, by far.
+ */
+function cpuMilliseconds(regExp: RegExp, subject: string): number {
+  let least = cpuMillisecondsOnce(regExp, subject);
+  for (let again = 0; again < 2 && least > BUDGET_MS; again++)
+    least = Math.min(least, cpuMillisecondsOnce(regExp, subject));
+  return least;
 }
 
 /**
