@@ -13,4 +13,5 @@ export default defineConfig({
   tsconfig: "src/watch/page/tsconfig.json",
   clean: true,
   sourcemap: false,
+  minify: true,
 });

@@ -11,7 +11,7 @@ import { systemRuntime } from "../src/runtime";
 import { LOGIN_TICKET_PREFIX } from "../src/tickets/issue";
 import { newToken } from "../src/tickets/token";
 import { createWatchApp } from "../src/watch/app";
-import { HEARTBEAT_INTERVAL_SECONDS } from "../src/watch/crediting-rules";
+import { HEARTBEAT_INTERVAL_SECONDS } from "../src/config";
 import { refuseExchangeBody } from "../src/watch/session-exchange";
 import { watchBodyValidators, watchPatternMessages } from "../src/watch/watch-validators.gen.js";
 import { bodyChecker } from "../src/http/body-check";
@@ -176,7 +176,7 @@ describe("a walk through the watch page's API: every answer is valid against the
     expect(someoneElse.body.error.code).toBe("PLAYBACK_NOT_FOUND");
 
     const anonymous = await call("startPlayback", { body: { ...start, ticketCode: code } });
-    expect(anonymous.setCookie).toMatch(/^webinar_anon=anon_\w+; Path=\/w; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
+    expect(anonymous.setCookie).toMatch(/^webinar_anon=anon_\w+; Max-Age=31536000; Path=\/w; HttpOnly; SameSite=Lax$/);
     const unknownWebinar = await call("startPlayback", { body: { ...start, ticketCode: "no-such-webinar" } });
     expect(unknownWebinar.body.error.code).toBe("WEBINAR_NOT_FOUND");
   });

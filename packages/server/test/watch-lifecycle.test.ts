@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ViewerWatchRecord, WatchOverview } from "@org/webinar-types";
 import { connectDatabase } from "../src/db/connect";
 import { bulkSeedWatchData, seededViewer } from "./support/bulk-seed";
-import { creditedSegment } from "../src/watch/crediting-rules";
+import { creditedSegment } from "../src/watch-data/crediting-rules";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { playbackCall } from "./support/playback";
 import { useServerPerFile } from "./support/server-per-file";

@@ -4,6 +4,7 @@
  * start. Both are HttpOnly (the page's script never reads them), SameSite=Lax, Path=/w, and Secure whenever the
  * page is served over https.
  */
+import { generateCookie } from "hono/cookie";
 
 /** The watch session of a registered viewer. */
 export const SESSION_COOKIE = "webinar_session";
@@ -11,15 +12,6 @@ export const SESSION_COOKIE = "webinar_session";
 export const ANON_COOKIE = "webinar_anon";
 /** An anonymous subject is kept for a year. */
 export const ANON_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-
-/** The value of cookie `name` in a `Cookie` header, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
-}
 
 /**
  * Whether the page is served over https: the request arrived on https, or the public watch origin is https (TLS
@@ -34,8 +26,8 @@ export function isSecurePage(requestUrl: string, publicWatchOrigin: string | und
  *
  * @example
  * watchCookie(ANON_COOKIE, "anon_x", ANON_COOKIE_MAX_AGE_SECONDS, true);
- * // "webinar_anon=anon_x; Path=/w; Max-Age=31536000; HttpOnly; SameSite=Lax; Secure"
+ * // "webinar_anon=anon_x; Max-Age=31536000; Path=/w; HttpOnly; Secure; SameSite=Lax"
  */
 export function watchCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${name}=${value}; Path=/w; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  return generateCookie(name, value, { maxAge: maxAgeSeconds, path: "/w", httpOnly: true, secure, sameSite: "Lax" });
 }

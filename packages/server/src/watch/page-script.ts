@@ -2,7 +2,7 @@
  * The watch page's script, served at `/w/assets/watch.js`: the TypeScript of `src/watch/page/` as the build
  * bundles it (tsup.watch-page.config.ts) into `dist/watch-page/watch.js`.
  */
-import { readPackageFile } from "./package-file";
+import { readPackageFile } from "../http/package-file";
 
 // Module-level: the file is part of the installed package and never changes while the process runs.
 let cached: string | undefined;

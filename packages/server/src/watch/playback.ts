@@ -1,21 +1,24 @@
 /**
  * The watch page's playback API (watch-openapi.yaml): `POST /w/api/playback/start | heartbeat | stop` of a watch
- * subject (watch/subject.ts), credited by the rules of crediting-rules.ts.
+ * subject (watch/subject.ts), credited by the rules of watch-data/crediting-rules.ts.
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
 import { recordPlaybackSession } from "../watch-data/record-session";
-import { available, HEARTBEAT_INTERVAL_SECONDS } from "./crediting-rules";
-import type { PlaybackReport } from "./heartbeat-batch";
-import type { HeartbeatBatcher } from "./heartbeat-batcher";
+import { available } from "../watch-data/crediting-rules";
+import type { PlaybackReport } from "../watch-data/heartbeat-batch";
+import type { HeartbeatBatcher } from "../watch-data/heartbeat-batcher";
 import type { WatchBody } from "./request-body";
-import { playbackUnauthorized, type WatchSubject } from "./subject";
+import type { WatchSubject } from "../watch-data/watch-subject";
+import { playbackUnauthorized } from "./subject";
 
 export interface PlaybackDeps {
   db: Kysely<Database>;
   runtime: Runtime;
+  /** The interval the start announces (the server's configuration). */
+  heartbeatIntervalSeconds: number;
 }
 
 export async function startPlayback(
@@ -58,7 +61,7 @@ export async function startPlayback(
       open: true,
     });
   });
-  return { playbackId, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS };
+  return { playbackId, heartbeatIntervalSeconds: deps.heartbeatIntervalSeconds };
 }
 
 /**

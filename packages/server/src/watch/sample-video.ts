@@ -3,7 +3,7 @@
  * (made by scripts/record-sample-video.ts), served at `/w/assets/sample.webm` with byte ranges, so the browser
  * can seek (206 Partial Content).
  */
-import { readPackageFile } from "./package-file";
+import { readPackageFile } from "../http/package-file";
 
 export const SAMPLE_VIDEO_PATH = "/w/assets/sample.webm";
 

@@ -9,7 +9,7 @@ import type { ServiceError } from "../errors";
 import { invalidBody } from "../http/body-check";
 import type { AppServices } from "../services";
 import { exchangeLoginTicket, invalidTicket } from "../tickets/exchange";
-import { rfc3339 } from "../tickets/issue";
+import { rfc3339 } from "../http/rfc3339";
 import { SESSION_COOKIE, watchCookie } from "./cookies";
 import type { WatchBody } from "./request-body";
 

@@ -8,8 +8,8 @@ import type { LiveStatus } from "../db/schema";
 import { ServiceError } from "../errors";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import type { WebinarDirectory } from "../webinars/webinar-directory";
-import { cookieValue, SESSION_COOKIE } from "./cookies";
-import { HEARTBEAT_INTERVAL_SECONDS } from "./crediting-rules";
+import { cookieValue } from "../http/cookies";
+import { SESSION_COOKIE } from "./cookies";
 import { SAMPLE_VIDEO_PATH } from "./sample-video";
 import type { components } from "./watch-openapi.gen";
 import type { WatchSessions } from "./watch-sessions";
@@ -36,7 +36,7 @@ export function videoFor(
 }
 
 export async function readWatchState(
-  deps: { sessions: WatchSessions; webinars: WebinarDirectory },
+  deps: { sessions: WatchSessions; webinars: WebinarDirectory; heartbeatIntervalSeconds: number },
   cookies: string | undefined,
   ticketCode: string | undefined,
 ): Promise<WatchStateAnswer> {
@@ -54,7 +54,7 @@ export async function readWatchState(
     state,
     mode,
     videoUrl: mode === null ? null : videoFor(mode, webinar),
-    heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
+    heartbeatIntervalSeconds: deps.heartbeatIntervalSeconds,
   };
 }
 

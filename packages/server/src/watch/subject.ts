@@ -8,17 +8,10 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62, type Runtime } from "../runtime";
-import { ANON_COOKIE, cookieValue, SESSION_COOKIE } from "./cookies";
+import { cookieValue } from "../http/cookies";
+import type { WatchSubject } from "../watch-data/watch-subject";
+import { ANON_COOKIE, SESSION_COOKIE } from "./cookies";
 import type { WatchSessions } from "./watch-sessions";
-
-/** A watch-page subject: a registered viewer (`uid`) or a system anonymous subject (`anonymousId`). */
-export interface WatchSubject {
-  /** null: an anonymous subject's heartbeat or stop (the playback session names the webinar). */
-  webinarId: string | null;
-  merchantId: string | null;
-  uid: number | null;
-  anonymousId: string | null;
-}
 
 export interface SubjectDeps {
   db: Kysely<Database>;

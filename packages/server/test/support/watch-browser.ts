@@ -3,7 +3,7 @@
  * a merchant, key and webinar made through the admin API, a viewer and a login ticket through the Open API with
  * @org/webinar-client, as an integrator does it.
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createWebinarClient, type WebinarClient } from "@org/webinar-client";
 import { adminCall, adminMerchant } from "./server-process";
 
@@ -22,10 +22,27 @@ export interface WatchFixture {
   /** Another login URL for an existing viewer (supersedes its unused one). */
   ticket(uid: number): Promise<string>;
   live(action: "START" | "END" | "CANCEL" | "FAIL"): Promise<void>;
+  /** Finalizes the live data now (after END), so the detail query lists LIVE seconds. */
+  finalize(): Promise<void>;
+  /** The detail query's record of a viewer in a mode (queryViewerWatch), or undefined when it has none. */
+  watchOf(uid: number, playbackMode: "LIVE" | "REPLAY"): Promise<ViewerWatch | undefined>;
 }
 
-export async function watchFixture(url: string): Promise<WatchFixture> {
+export type ViewerWatch = Awaited<ReturnType<WebinarClient["queryViewerWatch"]>>["items"][number];
+
+/** The webinar's video URLs (setWebinarVideo); none: the page plays the sample video. */
+export interface WebinarVideos {
+  liveVideoUrl?: string;
+  replayVideoUrl?: string;
+}
+
+/** A merchant with an API key and a webinar (with `videos`, when given), on the server at `url`. */
+export async function watchFixture(url: string, videos?: WebinarVideos): Promise<WatchFixture> {
   const merchant = await adminMerchant(url);
+  if (videos !== undefined) {
+    const set = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/video`, { ...videos });
+    if (set.status !== 200) throw new Error(`setWebinarVideo: ${set.status} ${JSON.stringify(set.body)}`);
+  }
   const client = createWebinarClient({ baseUrl: url, apiKey: merchant.apiKey, secret: merchant.secret, retry: false });
   const ticket = async (uid: number) =>
     (await client.issueLoginTicket({ uid, ticketCode: merchant.ticketCode })).loginUrl;
@@ -41,6 +58,20 @@ export async function watchFixture(url: string): Promise<WatchFixture> {
     async live(action) {
       const answer = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/live`, { action });
       if (answer.status !== 200) throw new Error(`live ${action}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    },
+    async finalize() {
+      const answer = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/finalize`, {});
+      if (answer.status !== 200) throw new Error(`finalize: ${answer.status} ${JSON.stringify(answer.body)}`);
+    },
+    async watchOf(uid, playbackMode) {
+      const detail = await client.queryViewerWatch({
+        ticketCode: merchant.ticketCode,
+        playbackMode,
+        uids: [uid],
+        sort: "WATCH_SECONDS_DESC",
+        pageSize: 10,
+      });
+      return detail.items.find((entry) => entry.uid === uid);
     },
   };
 }
@@ -68,4 +99,17 @@ export async function setPageVisibility(page: Page, visibility: "visible" | "hid
     Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
     document.dispatchEvent(new Event("visibilitychange"));
   }, visibility);
+}
+
+/**
+ * Makes the browser say it cannot play HLS itself, as Firefox (and Chromium without its HLS player) does:
+ * `canPlayType` answers "" for the HLS types in every page of the context, before any script of the page runs.
+ */
+export async function denyNativeHls(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const canPlayType = HTMLMediaElement.prototype.canPlayType;
+    HTMLMediaElement.prototype.canPlayType = function (this: HTMLMediaElement, type: string) {
+      return /mpegurl/i.test(type) ? "" : canPlayType.call(this, type);
+    } as typeof canPlayType;
+  });
 }

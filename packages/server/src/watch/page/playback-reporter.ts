@@ -1,6 +1,6 @@
 /**
  * Tells the server what the player really does, so it credits only watched time (watch-openapi.yaml, tag
- * Playback): a session is started on the first real play in a mode, a heartbeat `playing: true` goes out every
+ * Playback): a session is started on the first real play in a mode, with the protocol really played, a heartbeat `playing: true` goes out every
  * interval while playing and when playing stops (pause, hidden, ended, stalled, offline), and a heartbeat
  * `playing: false` when it resumes, so the paused stretch is never credited. Going offline loses the time since
  * the last heartbeat (at most one interval): the beat that would credit it cannot reach the server.
@@ -8,12 +8,15 @@
  * Requests go out one after the other, in the order of the events that caused them.
  */
 import { type PlaybackMode, sendHeartbeat, startPlayback, stopPlayback } from "./api";
+import type { Protocol } from "./sources";
 
 export interface PlayerView {
   /** Whether the video is really playing in a visible, online page. */
   reallyPlaying(): boolean;
   /** The mode a start is accepted for now, or null. */
   currentMode(): PlaybackMode | null;
+  /** How the video is played (sources.ts): recorded with the session, as played. */
+  protocol(): Protocol | null;
   /** A start was refused: the webinar's state changed, read it again. */
   stateChanged(): void;
 }
@@ -52,8 +55,9 @@ export function createPlaybackReporter(player: PlayerView): PlaybackReporter {
 
   async function startSession(): Promise<void> {
     const mode = player.currentMode();
-    if (mode === null) return;
-    const answer = await startPlayback({ mode, protocol: "HLS", deviceType: deviceType() });
+    const protocol = player.protocol();
+    if (mode === null || protocol === null) return;
+    const answer = await startPlayback({ mode, protocol, deviceType: deviceType() });
     if (answer.ok && player.currentMode() === mode) {
       playbackId = answer.body.playbackId;
       crediting = true;

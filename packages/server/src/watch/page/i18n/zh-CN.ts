@@ -1,0 +1,45 @@
+/** The watch page's Simplified Chinese messages (ICU MessageFormat, the keys of en.ts). */
+import type { Catalogue } from "./catalogue";
+
+export const zhCN: Catalogue = {
+  "page.title": "网络研讨会",
+  "page.untitled": "网络研讨会 {ticketCode}",
+  "page.signingIn": "正在登录…",
+
+  "state.SCHEDULED": "尚未开播：直播开始后，本页会自动切换到视频。",
+  "state.LIVE": "正在直播",
+  "state.REPLAY": "直播已结束，请观看回放。",
+  "state.ENDED": "直播已结束，没有回放。",
+  "state.CANCELLED": "本场研讨会已取消。",
+
+  "ticket.USED": "此链接已被使用，请重新获取链接。",
+  "ticket.EXPIRED": "此链接已过期，请重新获取链接。",
+  "ticket.SUPERSEDED": "此链接已被新链接取代，请重新获取链接。",
+  "ticket.invalid": "此链接不适用于本场研讨会，请重新获取链接。",
+  "ticket.failed": "登录失败，请稍后重试。",
+  "ticket.unreachable": "无法连接观看服务，请检查网络后重试。",
+  "session.none": "请使用您收到的登录链接打开本页。",
+  "session.ended": "您的观看会话已结束，请重新获取链接。",
+
+  "player.region": "视频",
+  "player.controls": "播放控制",
+  "player.play": "播放",
+  "player.pause": "暂停",
+  "player.mute": "静音",
+  "player.unmute": "取消静音",
+  "player.volume": "音量",
+  "player.seek": "播放进度",
+  "player.position": "{current} / {duration}",
+  "player.speed": "倍速",
+  "player.quality": "清晰度",
+  "player.qualityAuto": "自动",
+  "player.rendition": "{height}p",
+  "player.bitrate": "{kbps} kbit/s",
+  "player.fullscreen": "全屏",
+  "player.exitFullscreen": "退出全屏",
+  "player.live": "直播",
+  "player.loading": "正在加载视频…",
+  "player.reconnecting": "直播流中断，正在重新连接… {attempts, plural, =0 {} other {（已重试 # 次）}}",
+  "player.offline": "网络已断开，恢复连接后将继续播放。",
+  "player.unsupported": "此浏览器无法播放该视频。",
+};
