@@ -1,14 +1,16 @@
 /**
  * The last step of `pnpm --filter @org/webinar-server build`: copies the merchant console's built web app
- * (`packages/console/dist/`, index.html and assets/) into `dist/console/`, so the server package carries it and a
- * server installed from the registry serves it at `/console/` (src/console/page.ts). Turbo builds the console
- * first (this package's turbo.json). A console that was not built fails the build: a server package without its
+ * (`dist/` of @org/webinar-console, index.html and assets/) into `dist/console/`, so the server package carries it
+ * and a server installed from the registry serves it at `/console/` (src/console/page.ts). The console app is a
+ * devDependency of this package, so turbo builds it first. A console that was not built fails the build: a server package without its
  * console would answer 503 on `/console/`.
  */
 import { cpSync, existsSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const source = fileURLToPath(new URL("../../console/dist/", import.meta.url));
+const source = join(dirname(createRequire(import.meta.url).resolve("@org/webinar-console/package.json")), "dist/");
 const target = fileURLToPath(new URL("../dist/console/", import.meta.url));
 
 if (!existsSync(`${source}index.html`)) {

@@ -1,189 +1,66 @@
 /**
- * Reads the server's own OpenAPI documents, `admin-openapi.yaml` (the admin API), `console-openapi.yaml` (the
- * merchant console's API) and `watch-openapi.yaml` (the
- * watch page's API), with the `yaml` package and lists their operations: operationId, method, path, whether a
- * body is required, and the request-body and JSON response schemas with every local `$ref` inlined, so each
- * operation's validator stands alone and ajv's error paths run from the body's root (http/body-check.ts relies on
- * that to fold the errors inside a failed `oneOf` branch into the `oneOf` error). It also collects each
- * `pattern`'s `x-pattern-message` (@org/webinar-build/pattern-messages), the words an answer uses
- * instead of the regular expression.
- *
- * Shared by the generator (generate.ts, render-document-modules.ts) and the documents' tests, which compile the
- * same schemas at run time.
+ * The server's API documents: the admin API's and the watch page API's, kept in this package (their modules are
+ * generated into src/admin/ and src/watch/), and the console API's, which is @org/webinar-console-contract's (its
+ * modules are generated there). This package carries a copy of the console's document, `console-openapi.yaml`,
+ * so that every document of the server's APIs is in its folder and its tarball; the copy says where it comes from.
+ * Read by the generator (generate.ts) and the documents' tests.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import Ajv2020, { type Options } from "ajv/dist/2020.js";
-import { parse } from "yaml";
-import { GENERATED_VALIDATOR_OPTIONS } from "@org/webinar-build/ajv-options";
-import { collectPatternMessages, PATTERN_MESSAGE_KEYWORD } from "@org/webinar-build/pattern-messages";
+import {
+  type ApiDocument,
+  createDocumentAjv,
+  loadApiDocument,
+  type ModuleTarget,
+  type RenderedModules,
+  renderDocumentModules,
+} from "@org/webinar-build/api-documents";
 
-/** The server's documents: each one's name (the prefix of its generated exports) and source folder. */
+const inThisPackage = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+/** Each document's name (the prefix of its generated exports) and file. */
 export const SERVER_DOCUMENTS = {
-  admin: { file: "admin-openapi.yaml", folder: "src/admin" },
-  watch: { file: "watch-openapi.yaml", folder: "src/watch" },
-  console: { file: "console-openapi.yaml", folder: "src/console" },
+  admin: { name: "admin", path: inThisPackage("admin-openapi.yaml") },
+  watch: { name: "watch", path: inThisPackage("watch-openapi.yaml") },
+  console: {
+    name: "console",
+    path: createRequire(import.meta.url).resolve("@org/webinar-console-contract/console-openapi.yaml"),
+  },
 } as const;
 
 export type DocumentName = keyof typeof SERVER_DOCUMENTS;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+/** The documents whose modules this package generates, and the folder of each. */
+const GENERATED_HERE = { admin: "src/admin", watch: "src/watch" } as const;
 
-const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "options", "head", "trace"]);
+export type GeneratedHere = keyof typeof GENERATED_HERE;
 
-/** One operation of a document, as the server routes and validates it. */
-export interface DocumentOperation {
-  operationId: string;
-  /** Upper case, e.g. `POST`. */
-  method: string;
-  /** The document's path template, e.g. `/admin/v1/merchants/{merchantId}/status`. */
-  path: string;
-  bodyRequired: boolean;
-  /** The `application/json` request-body schema, self-contained (no `$ref`); absent for an operation without one. */
-  bodySchema?: JsonObject;
-  /**
-   * The query parameters as one object schema (each parameter a string property, unknown ones rejected), so a
-   * query is checked like a body; absent for an operation without query parameters.
-   */
-  querySchema?: JsonObject;
-  /** HTTP status (`"200"`, `"401"`, ...) -> the `application/json` response schema, self-contained. */
-  responseSchemas: Record<string, JsonObject>;
+/** Reads and parses one of the server's documents. */
+export function loadServerDocument(name: DocumentName): ApiDocument {
+  return loadApiDocument(SERVER_DOCUMENTS[name]);
 }
 
-/** A parsed document: its name, file, text's SHA-256, operations in document order and pattern messages. */
-export interface ServerDocument {
-  name: DocumentName;
-  /** The document's file name in this package, e.g. `watch-openapi.yaml`. */
-  file: string;
-  sha256: string;
-  document: JsonObject;
-  operations: DocumentOperation[];
-  /** Each `pattern` of the document's schemas -> its `x-pattern-message`. */
-  patternMessages: Record<string, string>;
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function decodePointerToken(token: string): string {
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
-}
-
-function lookUp(document: JsonObject, ref: string): Json {
-  if (!ref.startsWith("#/")) throw new Error(`$ref ${ref}: only references inside the document are supported`);
-  let node: Json | undefined = document;
-  for (const token of ref.slice(2).split("/").map(decodePointerToken)) node = isObject(node) ? node[token] : undefined;
-  if (node === undefined) throw new Error(`$ref ${ref} does not resolve`);
-  return node;
-}
-
-/** A deep copy of `node` with each `$ref` replaced by its target; a reference cycle fails generation. */
-function inlineRefs(document: JsonObject, node: Json, seen: readonly string[]): Json {
-  if (Array.isArray(node)) return node.map((item) => inlineRefs(document, item, seen));
-  if (!isObject(node)) return node;
-  const ref = node.$ref;
-  if (typeof ref === "string") {
-    if (Object.keys(node).length > 1)
-      throw new Error(`$ref ${ref} has sibling keywords; write them in the referenced schema`);
-    if (seen.includes(ref)) throw new Error(`$ref cycle: ${[...seen, ref].join(" -> ")}`);
-    return inlineRefs(document, lookUp(document, ref), [...seen, ref]);
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlineRefs(document, value, seen)]));
-}
-
-/** The `application/json` schema of a request body or response object (already inlined), if it has one. */
-function jsonSchemaOf(holder: Json | undefined): JsonObject | undefined {
-  const media = isObject(holder) && isObject(holder.content) ? holder.content["application/json"] : undefined;
-  return isObject(media) && isObject(media.schema) ? media.schema : undefined;
-}
-
-/** The object schema of an operation's `in: query` parameters (already inlined), if it has any. */
-function querySchemaOf(operationId: string, parameters: Json): JsonObject | undefined {
-  if (!Array.isArray(parameters)) return undefined;
-  const properties: JsonObject = {};
-  const required: string[] = [];
-  for (const parameter of parameters) {
-    if (!isObject(parameter) || parameter.in !== "query") continue;
-    if (typeof parameter.name !== "string" || !isObject(parameter.schema))
-      throw new Error(`${operationId}: a query parameter without a name or schema`);
-    properties[parameter.name] = parameter.schema;
-    if (parameter.required === true) required.push(parameter.name);
-  }
-  if (Object.keys(properties).length === 0) return undefined;
-  return { type: "object", additionalProperties: false, required, properties };
-}
-
-function readOperation(document: JsonObject, method: string, path: string, operation: Json): DocumentOperation {
-  if (!isObject(operation) || typeof operation.operationId !== "string")
-    throw new Error(`${method} ${path}: no operationId`);
-  const { operationId } = operation;
-  const requestBody = inlineRefs(document, operation.requestBody ?? null, []);
-  const bodySchema = jsonSchemaOf(requestBody);
-  if (isObject(requestBody) && bodySchema === undefined)
-    throw new Error(`${operationId}: the request body has no application/json schema`);
-  const querySchema = querySchemaOf(operationId, inlineRefs(document, operation.parameters ?? null, []));
-  const responses = inlineRefs(document, operation.responses ?? null, []);
-  if (!isObject(responses)) throw new Error(`${operationId}: no responses`);
-  const responseSchemas: Record<string, JsonObject> = {};
-  for (const [status, response] of Object.entries(responses)) {
-    const schema = jsonSchemaOf(response);
-    if (schema !== undefined) responseSchemas[status] = schema;
-  }
-  return {
-    operationId,
-    method: method.toUpperCase(),
-    path,
-    bodyRequired: isObject(requestBody) && requestBody.required === true,
-    ...(bodySchema === undefined ? {} : { bodySchema }),
-    ...(querySchema === undefined ? {} : { querySchema }),
-    responseSchemas,
+/** The generated modules of the admin or watch page document, by absolute path, without writing them. */
+export function renderServerModules(document: ApiDocument & { name: GeneratedHere }): Promise<RenderedModules> {
+  const target: ModuleTarget = {
+    folder: inThisPackage(GENERATED_HERE[document.name]),
+    generator: "packages/server/scripts/generate.ts",
+    source: `packages/server/${document.file}`,
+    command: "pnpm --filter @org/webinar-server generate",
   };
+  return renderDocumentModules(document, target);
 }
 
-/** Parses a document's text into its operations. */
-export function readServerDocument(name: DocumentName, text: string): ServerDocument {
-  const { file } = SERVER_DOCUMENTS[name];
-  const document = parse(text) as Json;
-  if (!isObject(document) || !isObject(document.paths)) throw new Error(`${file} has no paths`);
-  const operations: DocumentOperation[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    if (!isObject(item)) throw new Error(`${file} ${path}: not a path item`);
-    for (const [method, operation] of Object.entries(item)) {
-      if (HTTP_METHODS.has(method)) operations.push(readOperation(document, method, path, operation));
-    }
-  }
-  return {
-    name,
-    file,
-    sha256: createHash("sha256").update(text).digest("hex"),
-    document,
-    operations,
-    patternMessages: collectPatternMessages(document.components, "#/components"),
-  };
+/** Where this package's copy of the console API's document is. */
+export const CONSOLE_DOCUMENT_COPY = inThisPackage("console-openapi.yaml");
+
+/** This package's copy of the console API's document: the contract's text under a banner that says so. */
+export function renderConsoleDocumentCopy(): string {
+  const banner =
+    "# A copy of packages/console-contract/console-openapi.yaml, the console API's document, written by\n" +
+    "# packages/server/scripts/generate.ts. Do not edit: change that file and run `pnpm generate`.\n";
+  return banner + readFileSync(SERVER_DOCUMENTS.console.path, "utf8");
 }
 
-/** A document's path in this package. */
-export function documentPath(name: DocumentName): string {
-  return fileURLToPath(new URL(`../${SERVER_DOCUMENTS[name].file}`, import.meta.url));
-}
-
-/** Reads and parses one of the server's documents from disk. */
-export function loadServerDocument(name: DocumentName): ServerDocument {
-  return readServerDocument(name, readFileSync(documentPath(name), "utf8"));
-}
-
-/**
- * An ajv instance with the semantics of every generated validator (@org/webinar-build/ajv-options); `source: true` options
- * keep code for standalone. ajv-formats is not registered: no schema here uses `format`, so a `format` added later
- * fails generation loudly instead of shipping a validator that needs a runtime dependency the server does not
- * declare.
- */
-export function createDocumentAjv(extra: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ ...GENERATED_VALIDATOR_OPTIONS, ...extra });
-  // Words for a pattern's errors: read by collectPatternMessages, nothing to check.
-  ajv.addKeyword({ keyword: PATTERN_MESSAGE_KEYWORD, schemaType: "string" });
-  return ajv;
-}
+export { createDocumentAjv };

@@ -59,9 +59,53 @@ describe("loadConfig (README: Environment)", () => {
     expect(loadConfig(env)).toMatchObject(expected);
   });
 
+  it.each([
+    ["unset: the watch page API's 15 seconds", {}, 15],
+    ["a short interval for tests of the crediting", { WEBINAR_HEARTBEAT_INTERVAL_SECONDS: "2" }, 2],
+  ])("WEBINAR_HEARTBEAT_INTERVAL_SECONDS, %s", (_name, env, seconds) => {
+    expect(loadConfig(env).heartbeatIntervalSeconds).toBe(seconds);
+  });
+
+  it.each(["0", "301", "1.5"])("WEBINAR_HEARTBEAT_INTERVAL_SECONDS=%s is refused naming it", (value) => {
+    expect(() => loadConfig({ WEBINAR_HEARTBEAT_INTERVAL_SECONDS: value })).toThrow(
+      /WEBINAR_HEARTBEAT_INTERVAL_SECONDS/,
+    );
+  });
+
   it("WEBINAR_METRICS_PORT out of range is refused naming it", () => {
     expect(() => loadConfig({ WEBINAR_METRICS_PORT: "70000" })).toThrow(
       /WEBINAR_METRICS_PORT must be between 0 and 65535/,
+    );
+  });
+
+  it("WEBINAR_TRUSTED_PROXIES: unset trusts no proxy; addresses and CIDR ranges are read; another entry fails the start naming it", () => {
+    expect(loadConfig({}).trustedProxies.entries).toEqual([]);
+    const { trustedProxies } = loadConfig({ WEBINAR_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8, fd00::/8" });
+    expect(trustedProxies.entries).toEqual(["127.0.0.1", "10.0.0.0/8", "fd00::/8"]);
+    expect([trustedProxies.has("10.1.1.1"), trustedProxies.has("192.0.2.1")]).toEqual([true, false]);
+    expect(() => loadConfig({ WEBINAR_TRUSTED_PROXIES: "127.0.0.1, proxy.internal" })).toThrow(
+      /WEBINAR_TRUSTED_PROXIES must be a comma-separated list .*"proxy\.internal"/,
+    );
+  });
+
+  it("a console session's idle time longer than its absolute limit fails the start: the absolute limit always holds", () => {
+    expect(() =>
+      loadConfig({ WEBINAR_CONSOLE_SESSION_IDLE_SECONDS: "7200", WEBINAR_CONSOLE_SESSION_MAX_SECONDS: "3600" }),
+    ).toThrow(
+      /WEBINAR_CONSOLE_SESSION_IDLE_SECONDS \(7200\) must not exceed WEBINAR_CONSOLE_SESSION_MAX_SECONDS \(3600\)/,
+    );
+    expect(
+      loadConfig({ WEBINAR_CONSOLE_SESSION_IDLE_SECONDS: "3600", WEBINAR_CONSOLE_SESSION_MAX_SECONDS: "3600" }),
+    ).toMatchObject({ consoleSessionIdleSeconds: 3600, consoleSessionMaxSeconds: 3600 });
+  });
+
+  it("console limits: 2 password hashes at once and 4 exports or charts per merchant by default, each read from its variable", () => {
+    expect(loadConfig({})).toMatchObject({ consolePasswordHashesAtOnce: 2, consoleHeavyReadsPerMerchant: 4 });
+    expect(
+      loadConfig({ WEBINAR_CONSOLE_PASSWORD_HASHES_AT_ONCE: "1", WEBINAR_CONSOLE_HEAVY_READS_PER_MERCHANT: "9" }),
+    ).toMatchObject({ consolePasswordHashesAtOnce: 1, consoleHeavyReadsPerMerchant: 9 });
+    expect(() => loadConfig({ WEBINAR_CONSOLE_PASSWORD_HASHES_AT_ONCE: "0" })).toThrow(
+      /WEBINAR_CONSOLE_PASSWORD_HASHES_AT_ONCE/,
     );
   });
 

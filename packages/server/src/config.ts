@@ -5,6 +5,13 @@
  */
 import path from "node:path";
 import { limits } from "@org/webinar-types";
+import { NO_TRUSTED_PROXIES, parseTrustedProxies, type TrustedProxies } from "./http/client-address";
+
+/**
+ * The interval the watch page is asked to send heartbeats at, unless WEBINAR_HEARTBEAT_INTERVAL_SECONDS sets
+ * another; credit per heartbeat is capped at twice it (watch-data/crediting-rules.ts).
+ */
+export const HEARTBEAT_INTERVAL_SECONDS = 15;
 
 /** Where the data lives: the embedded PGlite (a directory or in memory) or an external PostgreSQL. */
 export type StorageConfig = { kind: "pglite"; dataDir: string | "memory:" } | { kind: "postgres"; databaseUrl: string };
@@ -37,6 +44,11 @@ export interface ServerConfig {
   uidMax: number;
   /** Lifetime of the watch-page session cookie set by the ticket exchange. */
   sessionTtlSeconds: number;
+  /**
+   * The watch page's heartbeat interval, announced by the state and each playback start; one heartbeat credits at
+   * most twice it. Shorter than the default only to make browser tests of the crediting quick.
+   */
+  heartbeatIntervalSeconds: number;
   /**
    * Database time limits: connecting or waiting for a pooled connection, and each statement (server-side
    * `statement_timeout`, and a client-side limit a little above it for a database that stops answering). An
@@ -81,14 +93,30 @@ export interface ServerConfig {
   consoleInviteTtlSeconds: number;
   /** A console session ends after this long without a request (each request slides it)... */
   consoleSessionIdleSeconds: number;
-  /** ...and at the latest this long after sign-in. */
+  /** ...and at the latest this long after sign-in (never less than the idle time). */
   consoleSessionMaxSeconds: number;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` names the client (the console's sign-in throttle and sessions);
+   * none: the socket's peer is the client.
+   */
+  trustedProxies: TrustedProxies;
+  /** How many console passwords are hashed at once in this process (scrypt: 128 MiB and a pool thread each). */
+  consolePasswordHashesAtOnce: number;
+  /** How many exports and chart queries of one merchant run at once in this process; more answer 429. */
+  consoleHeavyReadsPerMerchant: number;
   /** Whether the Open API's requests are written to the console's request log. */
   requestLogEnabled: boolean;
   /** Request-log rows older than this are deleted. */
   requestLogRetentionDays: number;
-  /** At most this many request-log rows are kept per merchant (the newest). */
+  /**
+   * At most this many request-log rows are kept per merchant and per class (the newest): as many of its verified
+   * requests, and as many again of those refused before a signature checked out.
+   */
   requestLogMaxRowsPerMerchant: number;
+  /** At most this many unverified requests of one API key are logged per minute by this process; the rest are counted. */
+  requestLogUnverifiedPerKeyPerMinute: number;
+  /** How often the request log's retention runs, in seconds. */
+  requestLogPruneSeconds: number;
 }
 
 /** The admin token guards the whole merchant console: a shorter one is refused at start. */
@@ -170,14 +198,8 @@ export function parseSecretKey(raw: string, name = "WEBINAR_SECRET_KEY"): Buffer
   return key;
 }
 
-/**
- * Reads the configuration from environment variables (every variable is listed in README.md). `cwd` resolves
- * the default data directory `./.data`.
- *
- * @example
- * const config = loadConfig(process.env);
- */
-export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig {
+/** Where the data is kept (DATABASE_URL, else WEBINAR_DATA_DIR) and the key its secrets are sealed with. */
+function storageFrom(env: Env, cwd: string): Pick<ServerConfig, "storage" | "secretKey"> {
   const databaseUrl = text(env, "DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL");
@@ -201,6 +223,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
       "WEBINAR_SECRET_KEY is required with DATABASE_URL: it encrypts API-key secrets at rest and every server process must share it (generate one with `openssl rand -hex 32`)",
     );
   }
+  return { storage, secretKey };
+}
+
+/**
+ * Reads the configuration from environment variables (every variable is listed in README.md). `cwd` resolves
+ * the default data directory `./.data`.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ */
+export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig {
+  const { storage, secretKey } = storageFrom(env, cwd);
 
   const uidMin = integer(env, "WEBINAR_UID_MIN", limits.uidMin, limits.uidMin, limits.uidMax);
   const uidMax = integer(env, "WEBINAR_UID_MAX", limits.uidMax, limits.uidMin, limits.uidMax);
@@ -234,6 +268,22 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     );
   }
 
+  const consoleSessionIdleSeconds = integer(env, "WEBINAR_CONSOLE_SESSION_IDLE_SECONDS", 12 * 3600, 60, 30 * 86_400);
+  const consoleSessionMaxSeconds = integer(env, "WEBINAR_CONSOLE_SESSION_MAX_SECONDS", 30 * 86_400, 60, 365 * 86_400);
+  if (consoleSessionIdleSeconds > consoleSessionMaxSeconds) {
+    throw new ConfigError(
+      `WEBINAR_CONSOLE_SESSION_IDLE_SECONDS (${consoleSessionIdleSeconds}) must not exceed WEBINAR_CONSOLE_SESSION_MAX_SECONDS (${consoleSessionMaxSeconds}): a session ends at the absolute limit however recently it was used`,
+    );
+  }
+
+  const trustedProxiesRaw = text(env, "WEBINAR_TRUSTED_PROXIES");
+  const trustedProxies = trustedProxiesRaw === undefined ? NO_TRUSTED_PROXIES : parseTrustedProxies(trustedProxiesRaw);
+  if ("invalid" in trustedProxies) {
+    throw new ConfigError(
+      `WEBINAR_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR ranges (such as 10.0.0.0/8); not one: ${trustedProxies.invalid.map((entry) => JSON.stringify(entry)).join(", ")}`,
+    );
+  }
+
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: text(env, "HOST") ?? "127.0.0.1",
@@ -251,6 +301,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     uidMin,
     uidMax,
     sessionTtlSeconds: integer(env, "WEBINAR_SESSION_TTL_SECONDS", 12 * 3600, 60, 30 * 86_400),
+    heartbeatIntervalSeconds: integer(env, "WEBINAR_HEARTBEAT_INTERVAL_SECONDS", HEARTBEAT_INTERVAL_SECONDS, 1, 300),
     dbConnectTimeoutMs: integer(env, "WEBINAR_DB_CONNECT_TIMEOUT_MS", 2000, 100, 60_000),
     dbStatementTimeoutMs: integer(env, "WEBINAR_DB_STATEMENT_TIMEOUT_MS", 1500, 100, 600_000),
     dbPoolMax: integer(env, "WEBINAR_DB_POOL_MAX", 10, 1, 1000),
@@ -270,10 +321,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     metricsHost: text(env, "WEBINAR_METRICS_HOST") ?? "127.0.0.1",
     publicOrigin: publicOrigin === undefined ? undefined : parseOrigin(publicOrigin, "WEBINAR_PUBLIC_ORIGIN"),
     consoleInviteTtlSeconds: integer(env, "WEBINAR_CONSOLE_INVITE_TTL_SECONDS", 7 * 86_400, 60, 90 * 86_400),
-    consoleSessionIdleSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_IDLE_SECONDS", 12 * 3600, 60, 30 * 86_400),
-    consoleSessionMaxSeconds: integer(env, "WEBINAR_CONSOLE_SESSION_MAX_SECONDS", 30 * 86_400, 60, 365 * 86_400),
+    consoleSessionIdleSeconds,
+    consoleSessionMaxSeconds,
+    trustedProxies,
+    consolePasswordHashesAtOnce: integer(env, "WEBINAR_CONSOLE_PASSWORD_HASHES_AT_ONCE", 2, 1, 64),
+    consoleHeavyReadsPerMerchant: integer(env, "WEBINAR_CONSOLE_HEAVY_READS_PER_MERCHANT", 4, 1, 1000),
     requestLogEnabled: boolean(env, "WEBINAR_REQUEST_LOG", true),
     requestLogRetentionDays: integer(env, "WEBINAR_REQUEST_LOG_RETENTION_DAYS", 7, 1, 365),
     requestLogMaxRowsPerMerchant: integer(env, "WEBINAR_REQUEST_LOG_MAX_ROWS", 100_000, 100, 100_000_000),
+    requestLogUnverifiedPerKeyPerMinute: integer(env, "WEBINAR_REQUEST_LOG_UNVERIFIED_PER_MINUTE", 60, 0, 1_000_000),
+    requestLogPruneSeconds: integer(env, "WEBINAR_REQUEST_LOG_PRUNE_SECONDS", 30, 1, 86_400),
   };
 }

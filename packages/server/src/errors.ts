@@ -40,8 +40,34 @@ const serverOnlyStatus = {
   CONSOLE_INVITE_INVALID: 401,
   /** A console change by a person whose role reads only (ANALYST). */
   CONSOLE_FORBIDDEN: 403,
-  /** Admin invite of an email that belongs to a console user of another merchant. */
+  /** An invite of an email that belongs to a console person of another merchant (or, in the console, of this one). */
   CONSOLE_EMAIL_TAKEN: 409,
+  /** Console sign-in with the right password of a person with two-step sign-in, without a code. */
+  CONSOLE_SECOND_FACTOR_REQUIRED: 401,
+  /** A console change that hands out access, longer after the last password entry than the console allows. */
+  CONSOLE_REAUTHENTICATION_REQUIRED: 403,
+  /** A console request of a person who must turn on two-step sign-in first (the merchant requires it). */
+  CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED: 403,
+  /** A two-step enrollment confirmed with a code that is not the authenticator's current one. */
+  CONSOLE_TWO_FACTOR_CODE_INVALID: 400,
+  /** A two-step enrollment confirmed before it was started. */
+  CONSOLE_TWO_FACTOR_NOT_STARTED: 409,
+  /** What needs two-step sign-in on (recovery codes, requiring it of everyone) by a person without it. */
+  CONSOLE_TWO_FACTOR_NOT_ENABLED: 409,
+  /** Turning two-step sign-in off while the merchant requires it. */
+  CONSOLE_TWO_FACTOR_MANDATORY: 409,
+  /** A new console password that is common or easy to guess. */
+  CONSOLE_PASSWORD_TOO_COMMON: 400,
+  /** A change that would leave the merchant without an active OWNER. */
+  CONSOLE_LAST_OWNER: 409,
+  /** No such person in the merchant (or one who was removed). */
+  CONSOLE_PERSON_NOT_FOUND: 404,
+  /** A new invite link for a person who has accepted theirs. */
+  CONSOLE_PERSON_ACTIVE: 409,
+  /** No such session of the signed-in person. */
+  CONSOLE_SESSION_NOT_FOUND: 404,
+  /** The console runs as much of this work at once as it allows (password checks, exports, charts); answered with Retry-After. */
+  CONSOLE_BUSY: 429,
   /** Console roll of an API key that is already revoked. */
   API_KEY_REVOKED: 409,
   /** The admin API's storage is unavailable. */

@@ -4,47 +4,37 @@
  * fetch, log destination, stdout) can be injected, which is how the tests run several servers in one process.
  */
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Writable } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Tracer } from "@opentelemetry/api";
 import type { Hono } from "hono";
-import type { Kysely } from "kysely";
 import type { NonceStore } from "@org/webinar-validator";
+import type { DestinationStream } from "pino";
 import { createApp } from "./app";
-import type { AppEnv } from "./http/app-env";
-import { createApiKeyStore } from "./auth/api-keys";
-import type { ChangeFeed } from "./cache/change-feed";
+import { assembleServices } from "./assemble-services";
 import { openChangeFeed } from "./cache/open-change-feed";
-import { openNonceStore, type ServerNonceStore } from "./auth/nonce-stores";
-import { createVerifier } from "./auth/verifier";
-import { createSecretBox, type SecretBox } from "./auth/secret-box";
-import { resolveSecretKey } from "./auth/secret-key";
-import { ConfigError, type ServerConfig } from "./config";
-import { lockDataDir, type DataDirLock } from "./data-dir-lock";
-import { connectDatabase, type DatabaseHandle } from "./db/connect";
-import type { Database } from "./db/schema";
+import type { ServerConfig } from "./config";
+import type { AppEnv } from "./http/app-env";
 import { trackRequests } from "./http/graceful-close";
+import { listenOn } from "./http/listen";
 import { applyConnectionLimits, httpServerOptions } from "./http/server-options";
-import { createLogger, logStyle, type Logger } from "./log";
+import { openNonceStore } from "./keys/nonce-stores";
+import { createLifecycle, type Lifecycle } from "./lifecycle";
+import { createLogger, logStyle, type Logger } from "./logging/log";
 import { listenForScrapes, type MetricsListener } from "./metrics/metrics-listener";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics";
+import { startPruning } from "./prune-expired";
 import { systemRuntime, type Runtime } from "./runtime";
-import { seedDemo, type DemoSeed } from "./seed/demo";
-import { resolveAdminToken, saveDemoCredentials } from "./seed/demo-credentials";
-import { startBanner } from "./start-banner";
-import { createRequestLog } from "./console/request-log/request-log";
-import { startStep } from "./start-error";
+import type { DemoSeed } from "./seed/demo";
+import { saveDemoCredentials } from "./seed/demo-credentials";
 import type { AppServices } from "./services";
-import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
-import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
-import { createDisplayNameModerator } from "./viewers/moderation";
-import { createViewerUpserter } from "./viewers/upsert";
+import { startBanner } from "./start-banner";
+import { startStep } from "./start-error";
+import { closeStorage, openStorage, type Storage } from "./storage";
+import type { ScryptCost } from "./people/passwords";
+import type { WatchDomainResolver } from "./tickets/watch-domain";
+import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
 import { startFinalizer, type Finalizer } from "./watch-data/finalize";
-import { createHeartbeatBatcher } from "./watch/heartbeat-batcher";
-import { tracedNonceStore, tracedVerifier } from "./tracing/traced-verifier";
-import { createWebinarDirectory } from "./webinars/webinar-directory";
-import type { DestinationStream } from "pino";
 
 /** Replacements for the outside world; all optional. */
 export interface ServerOptions {
@@ -65,6 +55,11 @@ export interface ServerOptions {
    * exporter): each request, verification, nonce claim and statement becomes a span. Undefined: no spans.
    */
   tracer?: Tracer | undefined;
+  /**
+   * scrypt's cost for console passwords (default OWASP's, N = 2^17, r = 8, p = 1). Lower it only in tests: a
+   * cheaper hash is cheaper to guess. Hashes of another cost are replaced at the next sign-in.
+   */
+  passwordCost?: ScryptCost;
 }
 
 /** A created server; `listen` starts serving. */
@@ -86,158 +81,6 @@ export interface WebinarServer {
    * batched writes (heartbeat credits, nonce claims, and every other group commit's drain), closes stores.
    */
   close(): Promise<void>;
-}
-
-/** A stored fingerprint of the key refuses a start with another key, instead of failing every signed request. */
-async function checkSecretKey(db: Kysely<Database>, box: SecretBox): Promise<void> {
-  await db
-    .insertInto("server_meta")
-    .values({ key: "secret_key_check", value: box.keyCheck })
-    .onConflict((conflict) => conflict.column("key").doNothing())
-    .execute();
-  const stored = await db
-    .selectFrom("server_meta")
-    .select("value")
-    .where("key", "=", "secret_key_check")
-    .executeTakeFirstOrThrow();
-  if (stored.value !== box.keyCheck) {
-    throw new ConfigError(
-      "WEBINAR_SECRET_KEY (or the data directory's secret.key) is not the key the stored API-key secrets were encrypted with; start with the original key",
-    );
-  }
-}
-
-const PRUNE_INTERVAL_MS = 60_000;
-
-/** The database of the server, under the data directory's lock when it is kept on disk. */
-export interface Storage {
-  database: DatabaseHandle;
-  lock: DataDirLock | undefined;
-  /** Whether the server opened the database itself (and so closes it). */
-  owned: boolean;
-}
-
-async function openStorage(config: ServerConfig, logger: Logger, tracer: Tracer | undefined): Promise<Storage> {
-  const { storage } = config;
-  // Everything kept on disk (the embedded database, the key file) is used under the data directory's lock.
-  const lock =
-    storage.kind === "pglite" && storage.dataDir !== "memory:"
-      ? await startStep("data directory", () => lockDataDir(storage.dataDir))
-      : undefined;
-  try {
-    const database = await startStep("database", () =>
-      connectDatabase(storage, {
-        connectTimeoutMs: config.dbConnectTimeoutMs,
-        statementTimeoutMs: config.dbStatementTimeoutMs,
-        poolMax: config.dbPoolMax,
-        onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
-        tracer,
-      }),
-    );
-    return { database, lock, owned: true };
-  } catch (error) {
-    await lock?.release().catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Closes what openStorage opened. */
-async function closeStorage(storage: Storage): Promise<void> {
-  if (storage.owned) await storage.database.close();
-  await storage.lock?.release();
-}
-
-/** The services of the app; `listeningPort` is read once the server listens (the default watch origin). */
-async function buildServices(
-  config: ServerConfig,
-  options: ServerOptions,
-  db: Kysely<Database>,
-  changes: ChangeFeed,
-  nonces: ServerNonceStore,
-  listeningPort: () => number | undefined,
-  logger: Logger,
-  metrics: ServerMetrics | undefined,
-): Promise<AppServices> {
-  const { tracer } = options;
-  const runtime = options.runtime ?? systemRuntime;
-  const box = createSecretBox(
-    await startStep("data directory", () => resolveSecretKey(config.secretKey, config.storage, runtime)),
-    runtime,
-  );
-  await checkSecretKey(db, box);
-  const apiKeys = createApiKeyStore(db, box, runtime, changes);
-  const webinars = createWebinarDirectory(db, changes);
-  const moderator = createDisplayNameModerator(db, changes, {
-    url: config.moderationUrl,
-    timeoutMs: config.moderationTimeoutMs,
-    fetch: options.fetch ?? globalThis.fetch,
-  });
-  const uidRange = { min: config.uidMin, max: config.uidMax };
-  const defaultWatchOrigin = () => config.publicWatchOrigin ?? `http://127.0.0.1:${listeningPort() ?? config.port}`;
-  const nonceStore = tracer === undefined ? nonces.store : tracedNonceStore(nonces.store, tracer);
-  const verifier = createVerifier(config, apiKeys, nonceStore, runtime, logger);
-  const heartbeats = createHeartbeatBatcher({ db, runtime, logger, onWrite: metrics?.heartbeatBatchWritten });
-  return {
-    config,
-    db,
-    runtime,
-    logger,
-    changes,
-    webinars,
-    apiKeys,
-    moderator,
-    upsertViewer: createViewerUpserter({ db, moderator, uidRange, runtime }),
-    webinarMetadata: options.webinarMetadata ?? createWebinarMetadataSource(webinars),
-    watchDomains: options.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
-    verifier: tracer === undefined ? verifier : tracedVerifier(verifier, tracer),
-    cursorKey: box.deriveKey("viewer watch cursor v1"),
-    heartbeats,
-    requestObservers: metrics === undefined ? [] : [metrics.observeRequest],
-    metrics,
-    tracer,
-    pendingWrites: [() => heartbeats.drain()],
-  };
-}
-
-/** Every minute: expired nonces, watch sessions, and tickets a day after their expiry (kept for support questions). */
-function startPruning(services: AppServices, nonces: ServerNonceStore): () => void {
-  const { db, runtime, logger } = services;
-  const timer = setInterval(() => {
-    const now = new Date(runtime.now());
-    void Promise.all([
-      nonces.prune(),
-      db.deleteFrom("watch_sessions").where("expires_at", "<", now).execute(),
-      db
-        .deleteFrom("login_tickets")
-        .where("expires_at", "<", new Date(now.getTime() - 86_400_000))
-        .execute(),
-    ]).catch((error: unknown) => logger.warn({ err: error }, "pruning expired rows failed"));
-  }, PRUNE_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/** Listens on config.host:config.port; resolves the base URL and the port. */
-async function listenOn(httpServer: Server, config: ServerConfig): Promise<{ url: string; port: number }> {
-  await startStep(
-    "listen",
-    () =>
-      new Promise<void>((resolve, reject) => {
-        httpServer.once("error", reject);
-        httpServer.listen(config.port, config.host, () => {
-          httpServer.off("error", reject);
-          resolve();
-        });
-      }),
-  );
-  const port = (httpServer.address() as AddressInfo).port;
-  const host =
-    config.host === "0.0.0.0" || config.host === "::"
-      ? "127.0.0.1"
-      : config.host.includes(":")
-        ? `[${config.host}]`
-        : config.host;
-  return { url: `http://${host}:${port}`, port };
 }
 
 function loggerFor(config: ServerConfig, options: ServerOptions): Logger {
@@ -270,69 +113,120 @@ export async function createServerOn(
   logger: Logger = loggerFor(config, options),
 ): Promise<WebinarServer> {
   const runtime = options.runtime ?? systemRuntime;
-  const { db } = storage.database;
+  const { db, pool } = storage.database;
   // Metrics only when they are served: a server without WEBINAR_METRICS_PORT does no metric work at all.
   const metrics = config.metricsPort === undefined ? undefined : createServerMetrics();
-  const nonces = openNonceStore({
-    db,
-    runtime,
-    redisUrl: config.redisUrl,
-    redisKeyPrefix: options.redisKeyPrefix,
-    custom: options.nonceStore,
-    onWrite: metrics?.nonceBatchWritten,
-  });
-  let listeningPort: number | undefined;
-  let services: AppServices;
-  let demo: DemoSeed;
-  let changes: ChangeFeed | undefined;
+  // Each part is added as it starts; shutdown stops them bottom-up (lifecycle.ts), and so does a failed start.
+  const lifecycle = createLifecycle();
+  lifecycle.add("storage", () => closeStorage(storage));
   try {
-    const feed = await startStep("database", () =>
+    const nonces = openNonceStore({
+      db,
+      runtime,
+      redisUrl: config.redisUrl,
+      redisKeyPrefix: options.redisKeyPrefix,
+      custom: options.nonceStore,
+      onWrite: metrics?.nonceBatchWritten,
+    });
+    lifecycle.add("nonce store", () => nonces.close());
+    const changes = await startStep("database", () =>
       openChangeFeed(config.storage, storage.database, logger, metrics?.cacheRead),
     );
-    changes = feed;
-    services = await buildServices(config, options, db, feed, nonces, () => listeningPort, logger, metrics);
-    metrics?.watch(feed, { db, runtime, pool: storage.database.pool });
-    demo = config.seedDemo
-      ? await seedDemo(db, services.apiKeys, runtime, config.consoleInviteTtlSeconds)
-      : { kind: "none" };
-    // WEBINAR_ADMIN_TOKEN, or the demo's own token on its data directory (seed/demo-credentials.ts).
-    const adminToken = await startStep("data directory", () => resolveAdminToken(config, demo, runtime));
-    services = { ...services, config: { ...services.config, adminToken } };
+    lifecycle.add("change feed", () => changes.close());
+    metrics?.watch(changes, { db, runtime, pool });
+    const scrapes = metricsScrapes(metrics, config, logger);
+    lifecycle.add("metrics listener", () => scrapes.close());
+    // The batches are committed after the last request was answered and before the stores close.
+    lifecycle.add("nonce claims", () => nonces.drain());
+    let listeningPort: number | undefined;
+    const { services, demo, requestLog } = await assembleServices({
+      config,
+      runtime,
+      tracer: options.tracer,
+      fetch: options.fetch ?? globalThis.fetch,
+      webinarMetadata: options.webinarMetadata,
+      watchDomains: options.watchDomains,
+      passwordCost: options.passwordCost,
+      db,
+      changes,
+      nonces,
+      listeningPort: () => listeningPort,
+      logger,
+      metrics,
+    });
+    lifecycle.add("heartbeat credits", () => services.heartbeats.drain());
+    lifecycle.add("request log", () =>
+      requestLog.drain().catch((error: unknown) => logger.warn({ err: error }, "writing the request log failed")),
+    );
+    const app = createApp(services);
+    const httpServer = createAdaptorServer({
+      fetch: app.fetch,
+      hostname: config.host,
+      serverOptions: httpServerOptions(config),
+    }) as Server;
+    applyConnectionLimits(httpServer, config);
+    const requests = trackRequests(httpServer);
+    lifecycle.add("requests in flight", () => {
+      if (httpServer.listening)
+        logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
+      return requests.close(config.shutdownGraceMs);
+    });
+    lifecycle.add("pruning", startPruning(services, nonces));
+    if (config.requestLogEnabled) lifecycle.add("request log retention", requestLog.startRetention());
+    const finalizer = startFinalizer(db, changes, runtime, logger, config.finalizePollMs);
+    lifecycle.add("finalizer", () => finalizer.stop());
+    const listen = async () => {
+      const listening = await listenOn(httpServer, config);
+      listeningPort = listening.port;
+      await scrapes.listen();
+      const fields = { storage: config.storage.kind, nonceStore: nonces.kind, tracing: options.tracer !== undefined };
+      logger.info({ url: listening.url, ...fields }, "listening");
+      return listening;
+    };
+    return webinarServer({ app, services, demo, finalizer, listen, scrapes, lifecycle, logger });
   } catch (error) {
-    await changes?.close().catch(() => undefined);
-    await nonces.close().catch(() => undefined);
-    await closeStorage(storage).catch(() => undefined);
+    await lifecycle.stopAll().catch(() => undefined);
     throw error;
   }
-  const requestLog = createRequestLog({
-    db,
-    verifier: services.verifier,
-    logger,
-    runtime,
-    retention: {
-      retentionDays: config.requestLogRetentionDays,
-      maxRowsPerMerchant: config.requestLogMaxRowsPerMerchant,
-    },
-  });
-  if (config.requestLogEnabled) services.requestObservers.push(requestLog.observe);
-  // The request log's last rows, queued by the last requests, are written before the database closes.
-  services.pendingWrites.push(() =>
-    requestLog.drain().catch((error: unknown) => logger.warn({ err: error }, "writing the request log failed")),
-  );
-  const app = createApp(services);
-  const httpServer = createAdaptorServer({
-    fetch: app.fetch,
-    hostname: config.host,
-    serverOptions: httpServerOptions(config),
-  }) as Server;
-  applyConnectionLimits(httpServer, config);
-  const requests = trackRequests(httpServer);
-  const stopPruning = startPruning(services, nonces);
-  const stopRequestLogRetention = config.requestLogEnabled ? requestLog.startRetention() : () => undefined;
-  const finalizer = startFinalizer(db, services.changes, runtime, logger, config.finalizePollMs);
+}
 
+/** The metrics listener, opened when the server listens (and only when metrics are on). */
+interface MetricsScrapes {
+  readonly url: string | undefined;
+  listen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function metricsScrapes(metrics: ServerMetrics | undefined, config: ServerConfig, logger: Logger): MetricsScrapes {
+  let listener: MetricsListener | undefined;
+  return {
+    get url() {
+      return listener?.url;
+    },
+    async listen() {
+      if (metrics === undefined || config.metricsPort === undefined) return;
+      listener = await listenForScrapes(metrics.registry, config.metricsHost, config.metricsPort);
+      logger.info({ metricsUrl: listener.url }, "metrics listening");
+    },
+    async close() {
+      await listener?.close();
+    },
+  };
+}
+
+/** The handle createServerOn returns; `close()` runs the lifecycle's stops once, then flushes the log. */
+function webinarServer(parts: {
+  app: Hono<AppEnv>;
+  services: AppServices;
+  demo: DemoSeed;
+  finalizer: Finalizer;
+  listen: () => Promise<{ url: string; port: number }>;
+  scrapes: MetricsScrapes;
+  lifecycle: Lifecycle;
+  logger: Logger;
+}): WebinarServer {
+  const { app, services, demo, finalizer, scrapes, lifecycle, logger } = parts;
   let url: string | undefined;
-  let metricsListener: MetricsListener | undefined;
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -344,37 +238,16 @@ export async function createServerOn(
       return url;
     },
     get metricsUrl() {
-      return metricsListener?.url;
+      return scrapes.url;
     },
     async listen() {
-      const listening = await listenOn(httpServer, config);
-      ({ url, port: listeningPort } = listening);
-      if (metrics !== undefined && config.metricsPort !== undefined) {
-        metricsListener = await listenForScrapes(metrics.registry, config.metricsHost, config.metricsPort);
-        logger.info({ metricsUrl: metricsListener.url }, "metrics listening");
-      }
-      logger.info(
-        { url, storage: config.storage.kind, nonceStore: nonces.kind, tracing: options.tracer !== undefined },
-        "listening",
-      );
+      const listening = await parts.listen();
+      url = listening.url;
       return listening;
     },
     close() {
       closing ??= (async () => {
-        stopPruning();
-        stopRequestLogRetention();
-        await finalizer.stop();
-        if (httpServer.listening)
-          logger.info({ inFlight: requests.inFlight }, "closing: no new connections, waiting for requests in flight");
-        await requests.close(config.shutdownGraceMs);
-        // Every acknowledged write is committed before the database closes; anything a cut request left
-        // pending is committed too.
-        await Promise.all(services.pendingWrites.map((drain) => drain()));
-        await nonces.drain();
-        await metricsListener?.close();
-        await services.changes.close();
-        await nonces.close();
-        await closeStorage(storage);
+        await lifecycle.stopAll();
         logger.info("closed");
         // The log is written asynchronously: make sure the last lines are out before the process may exit.
         await new Promise<void>((resolve) => logger.flush(() => resolve()));

@@ -3,14 +3,16 @@ import type { Tracer } from "@opentelemetry/api";
 import type { Kysely } from "kysely";
 import type { ChangeFeed } from "./cache/change-feed";
 import type { RequestVerifier } from "@org/webinar-validator";
-import type { ApiKeyStore } from "./auth/api-keys";
+import type { ApiKeyStore } from "./keys/api-keys";
+import type { SecretBox } from "./keys/secret-box";
 import type { ServerConfig } from "./config";
 import type { Database } from "./db/schema";
 import type { RequestObserver } from "./http/request-observation";
-import type { Logger } from "./log";
+import type { Logger } from "./logging/log";
 import type { ServerMetrics } from "./metrics/server-metrics";
+import type { PasswordHasher } from "./people/passwords";
 import type { Runtime } from "./runtime";
-import type { HeartbeatBatcher } from "./watch/heartbeat-batcher";
+import type { HeartbeatBatcher } from "./watch-data/heartbeat-batcher";
 import type { WatchDomainResolver } from "./tickets/watch-domain";
 import type { WebinarMetadataSource } from "./tickets/webinar-metadata";
 import type { DisplayNameModerator } from "./viewers/moderation";
@@ -36,6 +38,10 @@ export interface AppServices {
   verifier: RequestVerifier;
   /** MAC key of the detail query's cursors, derived from the secret key so every process accepts them. */
   cursorKey: Buffer;
+  /** Seals secrets kept at rest under the server's key: API-key secrets (through apiKeys) and console TOTP secrets. */
+  secretBox: SecretBox;
+  /** Console passwords: scrypt, a bounded number at once in this process. */
+  passwords: PasswordHasher;
   /** Heartbeats and stops of the watch page, credited in batches; drained by the server's shutdown. */
   heartbeats: HeartbeatBatcher;
   /** Observers of each answered request besides the access log (http/request-observation.ts). */
@@ -47,9 +53,4 @@ export interface AppServices {
    * (then no span is made).
    */
   tracer: Tracer | undefined;
-  /**
-   * Batched writes (group commits) that must be committed before the database closes: each registers its
-   * `drain()` here, and shutdown runs them all after the last request was answered.
-   */
-  pendingWrites: Array<() => Promise<void>>;
 }

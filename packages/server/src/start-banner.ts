@@ -4,7 +4,7 @@
  * and never to the log.
  */
 import type { ServerConfig } from "./config";
-import { inviteUrl } from "./console/invites";
+import { inviteUrl } from "./people/invites";
 import type { DemoSeed } from "./seed/demo";
 
 export interface StartFacts {

@@ -1,6 +1,6 @@
 /** What the admin operations need: the database and the injected clock and randomness. */
 import type { Kysely } from "kysely";
-import type { ApiKeyStore } from "../auth/api-keys";
+import type { ApiKeyStore } from "../keys/api-keys";
 import type { ChangeFeed } from "../cache/change-feed";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";

@@ -6,9 +6,9 @@
 import type { PlaybackMode } from "../db/schema";
 import { ServiceError } from "../errors";
 import { randomBase62 } from "../runtime";
-import { rfc3339 } from "../tickets/issue";
+import { rfc3339 } from "../http/rfc3339";
 import type { AdminContext } from "./context";
-import { webinarIdByCode } from "./webinars";
+import { webinarIdByCode } from "../webinars/webinar-changes";
 import { recordPlaybackSession } from "../watch-data/record-session";
 
 export interface ImportPlaybackSessionInput {

@@ -9,18 +9,21 @@ import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import { bodyChecker, invalidBody } from "../http/body-check";
 import { parseJsonBody } from "../http/json-body";
+import { created, ok, type SuccessAnswer } from "../http/typed-answer";
 import type { AppServices } from "../services";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
 import type { operations } from "./admin-openapi.gen";
-import { adminBodyValidators, adminOperations, adminPatternMessages } from "./admin-validators.gen.js";
+import { adminBodyValidators, type adminOperations, adminPatternMessages } from "./admin-validators.gen.js";
 import { authorizeAdmin } from "./authorize";
 import { replaceBlockedTerms } from "./blocked-terms";
 import type { AdminContext } from "./context";
-import { applyLiveAction, finalizeLiveData } from "./live";
-import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "./merchants";
+import { finalizeLiveData } from "../watch-data/finalize-live-data";
+import { applyLiveAction } from "../webinars/live-lifecycle";
+import { createApiKey, createMerchant, revokeApiKey, setMerchantStatus } from "../merchants/merchants";
 import { importPlaybackSession } from "./playback";
-import { createWebinar, setWebinarStatus, setWebinarVideo } from "./webinars";
-import { createInvite } from "../console/invites";
+import { createWebinar, setWebinarStatus, setWebinarVideo } from "../webinars/webinar-changes";
+import { createInvite } from "../people/invites";
+import { listConsoleUsers, removeConsoleUser } from "../people/team";
 
 /** An admin operation id, as admin-openapi.yaml names it. */
 export type AdminOperationId = keyof typeof adminOperations;
@@ -28,15 +31,13 @@ export type AdminOperationId = keyof typeof adminOperations;
 /** The request body of an operation, as its schema describes it. */
 type AdminBody<Id extends AdminOperationId> = NonNullable<operations[Id]["requestBody"]>["content"]["application/json"];
 
-type Answer = { status: number; body: object };
+/** An answer of an admin operation: one of its success statuses with the body the document gives it. */
+export type AdminAnswer<Id extends AdminOperationId = AdminOperationId> = SuccessAnswer<operations[Id]>;
 type Handler<Id extends AdminOperationId> = (
   ctx: AdminContext & { origin: string },
   params: Record<string, string>,
   body: AdminBody<Id>,
-) => Promise<Answer>;
-
-const ok = (body: object) => ({ status: 200, body });
-const created = (body: object) => ({ status: 201, body });
+) => Promise<AdminAnswer<Id>>;
 
 // Bodies reach the handlers only after the body check accepted them against the operation's schema.
 const handlers: { [Id in AdminOperationId]: Handler<Id> } = {
@@ -52,6 +53,8 @@ const handlers: { [Id in AdminOperationId]: Handler<Id> } = {
         body,
       ),
     ),
+  listConsoleUsers: async (ctx, params) => ok(await listConsoleUsers(ctx.db, params.merchantId!)),
+  removeConsoleUser: async (ctx, params) => ok(await removeConsoleUser(ctx, params.merchantId!, params.userId!)),
   createWebinar: async (ctx, params, body) => created(await createWebinar(ctx, params.merchantId!, body)),
   setWebinarStatus: async (ctx, params, body) => ok(await setWebinarStatus(ctx, params.ticketCode!, body.status)),
   setWebinarVideo: async (ctx, params, body) => ok(await setWebinarVideo(ctx, params.ticketCode!, body)),
@@ -69,11 +72,6 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text.trim() === "" ? {} : parseJsonBody(text, contentType);
 }
 
-/** Hono path of a document path: `/admin/v1/merchants/{merchantId}` -> `/admin/v1/merchants/:merchantId`. */
-function honoPath(path: string): string {
-  return path.replace(/\{([A-Za-z]+)\}/g, ":$1");
-}
-
 export type AdminRunner = (
   operationId: AdminOperationId,
   params: Record<string, string>,
@@ -82,7 +80,7 @@ export type AdminRunner = (
   authorization: string | undefined,
   /** The server's origin as this request reached it (invite links, unless WEBINAR_PUBLIC_ORIGIN is set). */
   requestOrigin: string,
-) => Promise<Answer>;
+) => Promise<AdminAnswer>;
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
 export function createAdminRunner(services: AppServices): AdminRunner {
@@ -100,24 +98,18 @@ export function createAdminRunner(services: AppServices): AdminRunner {
       throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
     }
     const body = parseBody(text, contentType);
-    const issues = checkAdminBody(operationId, body);
-    if (issues.length > 0) throw invalidBody(issues);
+    if (operationId in adminBodyValidators) {
+      const issues = checkAdminBody(operationId as keyof typeof adminBodyValidators, body);
+      if (issues.length > 0) throw invalidBody(issues);
+    } else if (text.trim() !== "")
+      throw invalidBody([{ pointer: "", rule: "body", message: "this operation takes no body" }]);
     const handler = handlers[operationId] as (
       ctx: AdminContext & { origin: string },
       params: Record<string, string>,
       body: unknown,
-    ) => Promise<Answer>;
+    ) => Promise<AdminAnswer>;
     return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
       handler({ ...ctx, origin: services.config.publicOrigin ?? requestOrigin }, params, body),
     );
   };
-}
-
-/** Every admin operation's method and Hono path, in document order. */
-export function adminRoutes(): { operationId: AdminOperationId; method: string; path: string }[] {
-  return (Object.keys(adminOperations) as AdminOperationId[]).map((operationId) => ({
-    operationId,
-    method: adminOperations[operationId].method,
-    path: honoPath(adminOperations[operationId].path),
-  }));
 }

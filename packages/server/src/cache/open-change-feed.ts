@@ -1,7 +1,7 @@
 /** The change feed of a server's database: PGlite's own notifications, or PostgreSQL's on a connection of its own. */
 import type { StorageConfig } from "../config";
 import type { DatabaseHandle } from "../db/connect";
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 import { type CacheReadObserver, createChangeFeed, type ChangeFeed } from "./change-feed";
 import { listenOnPglite } from "./pglite-listener";
 import { listenOnPostgres } from "./postgres-listener";

@@ -6,7 +6,7 @@
  * connection is back and listening, which is retried with a growing delay.
  */
 import pg from "pg";
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 import { CHANGE_CHANNEL, isChangeTopic, type ChangeSignal, type ChangeSource } from "./change-feed";
 
 export const PING_INTERVAL_MS = 250;

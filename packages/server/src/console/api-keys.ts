@@ -1,19 +1,19 @@
 /**
  * The console's API-key operations, on the signed-in person's merchant only: a key of another merchant is 404,
  * exactly as an unknown one. Each change is audited in its own transaction; revocation and rolling announce the
- * `credentials` topic so every process refuses the key at once (auth/api-keys.ts).
+ * `credentials` topic so every process refuses the key at once (keys/api-keys.ts).
  */
-import type { operations } from "./console-openapi.gen";
+import type { operations } from "@org/webinar-console-contract";
 import { ServiceError } from "../errors";
-import { rfc3339 } from "../tickets/issue";
+import { rfc3339 } from "../http/rfc3339";
+import type { AnswerBody, AnswerStatus } from "../http/typed-answer";
 import type { AppServices } from "../services";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../merchants/audit-events";
 import type { ConsolePerson } from "./context";
 
-type Body<Id extends keyof operations, Status extends number> = Omit<
-  // biome-ignore lint/suspicious/noExplicitAny: indexing the generated responses by a status each operation has.
-  (operations[Id]["responses"] & Record<Status, any>)[Status]["content"]["application/json"],
-  "requestId"
+type Body<Id extends keyof operations, Status extends AnswerStatus<operations[Id]>> = AnswerBody<
+  operations[Id],
+  Status
 >;
 
 const keyNotFound = () => new ServiceError("API_KEY_NOT_FOUND", "no such API key of this merchant");

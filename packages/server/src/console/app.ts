@@ -1,43 +1,56 @@
 /**
  * The merchant console as a Hono sub-app: its API under `/console/api/` (console-openapi.yaml, one route per
  * operation of operations.ts, registered from the generated operation table) and its web app's pages and files
- * under `/console/` (page.ts). Every unsafe request's Origin is checked first, then the session, the role, the
- * query and the body; answers use the admin API's envelope.
+ * under `/console/` (page.ts). Every unsafe request's Origin is checked first, then the session (without one,
+ * 401 whatever the body), the merchant's suspension, two-step enrollment, the role and a recent password
+ * (operations.ts checkPerson), and only then the query and the body; answers use the admin API's envelope.
  */
 import { Hono, type Context } from "hono";
+import { clientAddress } from "../http/client-address";
+import { createConcurrencyLimit, type ConcurrencyLimit } from "../http/concurrency-limit";
+import { deviceLabel } from "../people/device-label";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { answerFailure } from "../http/failure";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
+import { serveOperations } from "../http/serve-operations";
 import type { AppServices } from "../services";
-import { cookieValue } from "../watch/cookies";
-import { consoleOperations } from "./console-validators.gen.js";
+import { cookieValue } from "../http/cookies";
+import { consoleOperations } from "@org/webinar-console-contract/validators";
 import type { ConsolePerson, ConsoleRequest } from "./context";
-import { checkRole, consoleTable, type ConsoleAnswer, type ConsoleOperationId } from "./operations";
+import { checkPerson, consoleTable, type ConsoleAnswer, type ConsoleOperationId } from "./operations";
 import { serveConsolePages } from "./page";
 import { checkedBody, checkedQuery, checkOrigin } from "./request-check";
 import { CONSOLE_COOKIE } from "./session-cookie";
-import { findSessionPerson } from "./sessions";
+import { clearSessionCookie, findSessionPerson } from "./sessions";
 
-function consoleRequest(c: Context<AppEnv>, services: AppServices): ConsoleRequest {
+/** How long a merchant whose exports and charts are all running is asked to wait, in seconds. */
+const HEAVY_READ_RETRY_SECONDS = 2;
+
+function consoleRequest(c: Context<AppEnv>, services: AppServices, heavyReads: ConcurrencyLimit): ConsoleRequest {
   const url = new URL(c.req.url);
   return {
     services,
     requestId: c.get("requestId"),
-    clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
+    clientAddress: clientAddress(
+      c.env?.incoming?.socket?.remoteAddress,
+      c.req.header("x-forwarded-for"),
+      services.config.trustedProxies,
+    ),
+    device: deviceLabel(c.req.header("user-agent")),
+    origin: services.config.publicOrigin ?? url.origin,
     secure: url.protocol === "https:" || (services.config.publicOrigin?.startsWith("https:") ?? false),
     sessionToken: cookieValue(c.req.header("cookie"), CONSOLE_COOKIE),
     answerHeaders: new Headers(),
+    heavyReads,
   };
 }
 
-async function runOperation(c: Context<AppEnv>, services: AppServices, operationId: ConsoleOperationId) {
-  checkOrigin(c, services.config.publicOrigin);
-  const request = consoleRequest(c, services);
-  const entry = consoleTable[operationId];
-  const call = {
+/** The call of an operation: its path parameters, and its query and body checked against the document. */
+async function checkedCall(c: Context<AppEnv>, request: ConsoleRequest, operationId: ConsoleOperationId) {
+  return {
     request,
     params: c.req.param() as Record<string, string>,
     query: checkedQuery(c, operationId),
@@ -46,56 +59,81 @@ async function runOperation(c: Context<AppEnv>, services: AppServices, operation
         ? {}
         : checkedBody(operationId, await readBodyText(c, SMALL_BODY_BYTES), c.req.header("content-type")),
   } as never;
-  const answer: ConsoleAnswer = await dependencyStep(
-    "STORAGE_UNAVAILABLE",
-    "storage is temporarily unavailable",
-    async () => {
-      if (entry.access === "public") return (entry.run as (call: never) => Promise<ConsoleAnswer>)(call);
-      const person: ConsolePerson | undefined = await findSessionPerson(request);
-      if (person === undefined) throw new ServiceError("CONSOLE_UNAUTHORIZED", "sign in to use the console");
-      c.set("merchantId", person.merchantId);
-      checkRole(entry.access, person);
-      return (entry.run as (call: never, person: ConsolePerson) => Promise<ConsoleAnswer>)(call, person);
-    },
-  );
-  const response =
-    answer instanceof Response
-      ? answer
-      : jsonResponse(answer.status, { ...answer.body, requestId: c.get("requestId") });
+}
+
+/**
+ * The answer of an operation, or of its refusal: a refusal that says when to try again (a throttled sign-in, a busy
+ * console) carries `Retry-After`, the header clients and browsers read, and every answer carries what the request
+ * set (a cleared cookie too).
+ */
+async function runOperation(
+  c: Context<AppEnv>,
+  services: AppServices,
+  operationId: ConsoleOperationId,
+  heavyReads: ConcurrencyLimit,
+) {
+  checkOrigin(c, services.config.publicOrigin);
+  const request = consoleRequest(c, services, heavyReads);
+  let response: Response;
+  try {
+    const answer = await answerOperation(c, request, operationId);
+    response =
+      answer instanceof Response
+        ? answer
+        : jsonResponse(answer.status, { ...answer.body, requestId: c.get("requestId") });
+  } catch (error) {
+    const retryAfter = error instanceof ServiceError ? error.details?.retryAfterSeconds : undefined;
+    const headers = typeof retryAfter === "number" ? { "Retry-After": String(retryAfter) } : undefined;
+    response = answerFailure(c, services.logger, c.get("requestId"), error, headers);
+  }
   for (const [name, value] of request.answerHeaders) response.headers.append(name, value);
   return response;
 }
 
-/** Hono path of a document path: `/console/api/webinars/{ticketCode}` -> `/console/api/webinars/:ticketCode`. */
-const honoPath = (path: string) => path.replace(/\{([A-Za-z]+)\}/g, ":$1");
+/** Runs the checks of the module comment, in order, then the operation. */
+function answerOperation(c: Context<AppEnv>, request: ConsoleRequest, operationId: ConsoleOperationId) {
+  const entry = consoleTable[operationId];
+  return dependencyStep(
+    "STORAGE_UNAVAILABLE",
+    "storage is temporarily unavailable",
+    async (): Promise<ConsoleAnswer> => {
+      if (entry.access === "public")
+        return (entry.run as (call: never) => Promise<ConsoleAnswer>)(await checkedCall(c, request, operationId));
+      const person: ConsolePerson | undefined = await findSessionPerson(request);
+      if (person === undefined) {
+        if (operationId === "signOut") clearSessionCookie(request);
+        throw new ServiceError("CONSOLE_UNAUTHORIZED", "sign in to use the console");
+      }
+      c.set("merchantId", person.merchantId);
+      checkPerson(entry, person, request.services.runtime.now());
+      return (entry.run as (call: never, person: ConsolePerson) => Promise<ConsoleAnswer>)(
+        await checkedCall(c, request, operationId),
+        person,
+      );
+    },
+  );
+}
 
 export function createConsoleApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const routes = Object.entries(consoleOperations) as [ConsoleOperationId, { method: string; path: string }][];
-  for (const [operationId, { method, path }] of routes) {
-    app.on(method, honoPath(path), async (c) => {
-      c.set("operationId", operationId);
-      try {
-        return await runOperation(c, services, operationId);
-      } catch (error) {
-        // A throttled sign-in says when to try again, in the header clients and browsers read.
-        const retryAfter = error instanceof ServiceError ? error.details?.retryAfterSeconds : undefined;
-        if (typeof retryAfter !== "number") throw error;
-        return answerFailure(c, services.logger, c.get("requestId"), error, { "Retry-After": String(retryAfter) });
-      }
-    });
-  }
-  const refuse = (status: 404 | 405) => (c: Context<AppEnv>) => {
-    checkOrigin(c, services.config.publicOrigin);
-    throw new ServiceError(
-      "REQUEST_INVALID",
-      status === 404 ? "no console operation at this path" : "method not allowed",
-      undefined,
-      status,
-    );
-  };
-  for (const path of new Set(routes.map(([, route]) => honoPath(route.path)))) app.all(path, refuse(405));
-  app.all("/console/api/*", refuse(404));
-  serveConsolePages(app, services);
+  // Exports hold their slot while they stream; charts while their query runs. Per merchant, in this process.
+  const heavyReads = createConcurrencyLimit({
+    running: services.config.consoleHeavyReadsPerMerchant,
+    waiting: 0,
+    refuse: () =>
+      new ServiceError(
+        "CONSOLE_BUSY",
+        "this merchant's exports and charts are running as many at once as allowed; try again in a moment",
+        { retryAfterSeconds: HEAVY_READ_RETRY_SECONDS },
+      ),
+  });
+  serveOperations(app, {
+    operations: consoleOperations,
+    prefix: "/console/api/",
+    noun: "console",
+    beforeRefusal: (c) => checkOrigin(c, services.config.publicOrigin),
+    answer: (c, operationId) => runOperation(c, services, operationId, heavyReads),
+  });
+  serveConsolePages(app);
   return app;
 }

@@ -1,38 +1,16 @@
 /**
- * The audit list of a merchant: who changed which key or webinar, when. Every console change writes its event in
- * the transaction of the change itself, so the list never misses or invents one.
+ * listAuditEvents: the merchant's audit list (merchants/audit-events.ts writes it), newest first, in pages.
  */
-import type { Kysely, Transaction } from "kysely";
-import type { operations } from "./console-openapi.gen";
+import type { Kysely } from "kysely";
+import type { operations } from "@org/webinar-console-contract";
 import type { Database } from "../db/schema";
-import { rfc3339 } from "../tickets/issue";
-import type { ConsolePerson } from "./context";
+import { rfc3339 } from "../http/rfc3339";
+import type { AuditAction } from "../merchants/audit-events";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 
 type AuditPage = operations["listAuditEvents"]["responses"]["200"]["content"]["application/json"];
-export type AuditAction = AuditPage["items"][number]["action"];
 
 const PAGE_SIZE = 50;
-
-/** Records one change by `person`. */
-export async function recordAudit(
-  trx: Kysely<Database> | Transaction<Database>,
-  person: ConsolePerson,
-  at: number,
-  event: { action: AuditAction; target: string; details?: Record<string, unknown> },
-): Promise<void> {
-  await trx
-    .insertInto("console_audit_events")
-    .values({
-      merchant_id: person.merchantId,
-      actor_user_id: person.userId,
-      action: event.action,
-      target: event.target,
-      details: JSON.stringify(event.details ?? {}),
-      occurred_at: new Date(at),
-    })
-    .execute();
-}
 
 /** A page of the merchant's events, newest first. */
 export async function listAuditEvents(

@@ -9,14 +9,14 @@
  *
  * Every answer carries a strict Content-Security-Policy: scripts, styles and everything else from this origin
  * only (no inline script), no framing (`frame-ancestors 'none'`), no plugins, and forms and base URLs pinned to
- * this origin. Files are read once and kept in memory: the app is a few hundred kilobytes.
+ * this origin. The files are served from disk by @hono/node-server's static file handler, which refuses paths that
+ * climb out of the folder (`..`, encoded separators).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join } from "node:path";
-import type { Context, Hono } from "hono";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { dirname } from "node:path";
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/app-env";
-import type { AppServices } from "../services";
-import { findPackageFile } from "../watch/package-file";
+import { findPackageFile } from "../http/package-file";
 
 export const CONSOLE_CSP = [
   "default-src 'self'",
@@ -38,73 +38,35 @@ const PAGE_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 };
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".json": "application/json; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-};
+/** Files named by their content: a new build names them anew, so a browser may keep them for a year. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
-interface ConsoleFiles {
-  page: Buffer;
-  assets: Map<string, Buffer>;
-}
-
-/** The built app from `dist/console/`, or undefined when the package was built without it. */
-function loadConsoleFiles(): ConsoleFiles | undefined {
-  const folder = findPackageFile("dist/console/index.html") === undefined ? undefined : findPackageFile("dist/console");
-  if (folder === undefined) return undefined;
-  const assets = new Map<string, Buffer>();
-  const assetFolder = join(folder, "assets");
-  const walk = (dir: string, prefix: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
-      else assets.set(`${prefix}${name}`, readFileSync(path));
-    }
+/** The page's headers on whatever `serve` answers (a file, or what comes next when it has none). */
+function withPageHeaders(cacheControl: string, serve: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
+    c.header("Cache-Control", cacheControl);
+    return serve(c, next);
   };
-  if (findPackageFile("dist/console/assets") !== undefined) walk(assetFolder, "");
-  return { page: readFileSync(join(folder, "index.html")), assets };
 }
 
 /** Registers the console's page and files on `app` (after the API's routes). */
-export function serveConsolePages(app: Hono<AppEnv>, _services: AppServices): void {
-  let files: ConsoleFiles | undefined;
-  const current = () => {
-    files ??= loadConsoleFiles();
-    return files;
-  };
-  app.get("/console/assets/*", (c) => {
-    const name = c.req.path.slice("/console/assets/".length);
-    const body = current()?.assets.get(name);
-    if (body === undefined) return c.text("not found", 404, PAGE_HEADERS);
-    return c.body(new Uint8Array(body), 200, {
-      ...PAGE_HEADERS,
-      "Content-Type": CONTENT_TYPES[extname(name)] ?? "application/octet-stream",
-      "Cache-Control": "public, max-age=31536000, immutable",
-    });
-  });
-  const page = (c: Context<AppEnv>) => {
-    const built = current();
-    if (built === undefined)
-      return c.text(
-        "the console was not built into this server package (build @org/webinar-console)",
-        503,
-        PAGE_HEADERS,
-      );
-    return c.body(new Uint8Array(built.page), 200, {
-      ...PAGE_HEADERS,
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-cache",
-    });
-  };
+export function serveConsolePages(app: Hono<AppEnv>): void {
   app.get("/console", (c) => c.redirect("/console/", 308));
-  app.get("/console/", page);
-  app.get("/console/*", page);
+  const page = findPackageFile("dist/console/index.html");
+  if (page === undefined) {
+    const notBuilt = (c: Context<AppEnv>) =>
+      c.text("the console was not built into this server package (build @org/webinar-console)", 503, PAGE_HEADERS);
+    app.get("/console/*", notBuilt);
+    return;
+  }
+  const assets = serveStatic<AppEnv>({
+    root: dirname(page),
+    rewriteRequestPath: (path) => path.slice("/console".length),
+  });
+  app.get("/console/assets/*", withPageHeaders(IMMUTABLE, assets), (c) =>
+    c.text("not found", 404, { ...PAGE_HEADERS, "Cache-Control": "no-cache" }),
+  );
+  // Every other path is a page of the app (deep links work on a fresh load); not cached, so a new build shows at once.
+  app.get("/console/*", withPageHeaders("no-cache", serveStatic<AppEnv>({ path: page })));
 }

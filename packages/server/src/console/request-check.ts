@@ -7,7 +7,11 @@ import { ServiceError } from "../errors";
 import { bodyChecker, invalidBody } from "../http/body-check";
 import { parseJsonBody } from "../http/json-body";
 import type { AppEnv } from "../http/app-env";
-import { consoleBodyValidators, consolePatternMessages, consoleQueryValidators } from "./console-validators.gen.js";
+import {
+  consoleBodyValidators,
+  consolePatternMessages,
+  consoleQueryValidators,
+} from "@org/webinar-console-contract/validators";
 import type { ConsoleOperationId } from "./operations";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

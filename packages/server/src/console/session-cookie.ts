@@ -3,12 +3,19 @@
  * (the page's script never reads it), SameSite=Strict (no other site's page sends it), Path=/console, Secure
  * whenever the console is served over https. It holds the session token; the server keeps only its hash.
  */
+import { generateCookie } from "hono/cookie";
 
 export const CONSOLE_COOKIE = "webinar_console";
 
 /** The `Set-Cookie` value that stores `token` for `maxAgeSeconds`. */
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${CONSOLE_COOKIE}=${token}; Path=/console; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+  return generateCookie(CONSOLE_COOKIE, token, {
+    maxAge: maxAgeSeconds,
+    path: "/console",
+    httpOnly: true,
+    secure,
+    sameSite: "Strict",
+  });
 }
 
 /** The `Set-Cookie` value that removes the cookie. */

@@ -1,43 +1,28 @@
 /**
  * A webinar's watch data for the console. The overview and the viewers table are the Open API's own operations
- * (operations/watch-data.ts: the same numbers, refusals and cursors); the charts are computed in SQL from the
+ * (watch-data/reads.ts: the same numbers, refusals and cursors); the charts are computed in SQL from the
  * playback sessions (per-minute concurrency, devices and protocols) and from the per-subject totals the detail
  * query reads (watch-time distribution). Every read is scoped to the signed-in person's merchant: another
  * merchant's webinar is 404 WEBINAR_NOT_FOUND.
  */
 import { sql } from "kysely";
 import { parseAndValidate } from "@org/webinar-validator";
-import type { operations } from "./console-openapi.gen";
+import type { operations } from "@org/webinar-console-contract";
 import type { PlaybackMode } from "@org/webinar-types";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
-import { readViewerWatch, readWatchOverview } from "../operations/watch-data";
+import { readViewerWatch, readWatchOverview, requireWebinar } from "../watch-data/reads";
+import type { AnswerBody } from "../http/typed-answer";
 import type { AppServices } from "../services";
-import { findWatchedWebinar, type WatchedWebinar } from "../watch-data/webinar-state";
 import type { ConsolePerson } from "./context";
+import { recordsFor } from "./masked-records";
 
 export { exportViewers } from "./export-viewers";
 
-type Json<Id extends keyof operations> = Omit<
-  // biome-ignore lint/suspicious/noExplicitAny: each of these operations answers 200.
-  (operations[Id]["responses"] & Record<200, any>)[200]["content"]["application/json"],
-  "requestId"
->;
+/** The 200 answer's body of a watch-data operation. */
+type Json<Id extends keyof operations> = AnswerBody<operations[Id], 200>;
 
 const UNAVAILABLE = "watch data is temporarily unavailable";
-
-/** The person's webinar for watch data, or 404. */
-export async function ownWebinar(
-  services: AppServices,
-  person: ConsolePerson,
-  ticketCode: string,
-): Promise<WatchedWebinar> {
-  const webinar = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
-    findWatchedWebinar(services.webinars, person.merchantId, ticketCode),
-  );
-  if (webinar === null) throw new ServiceError("WEBINAR_NOT_FOUND", `no webinar ${ticketCode} in this merchant`);
-  return webinar;
-}
 
 export async function getWatchOverview(
   services: AppServices,
@@ -70,7 +55,7 @@ export async function getConcurrencySeries(
   ticketCode: string,
   mode: PlaybackMode,
 ): Promise<Json<"getConcurrencySeries">> {
-  const webinar = await ownWebinar(services, person, ticketCode);
+  const webinar = await requireWebinar(services, person.merchantId, ticketCode);
   const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
     sql<{ minute: string; viewers: number }>`
       with counts as (
@@ -129,7 +114,7 @@ export async function getWatchTimeDistribution(
   ticketCode: string,
   mode: PlaybackMode,
 ): Promise<Json<"getWatchTimeDistribution">> {
-  const webinar = await ownWebinar(services, person, ticketCode);
+  const webinar = await requireWebinar(services, person.merchantId, ticketCode);
   const bounds = sql.raw(`array[${BUCKET_BOUNDS.join(",")}]::float8[]`);
   const result = await dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
     sql<{ bucket: number; subjects: number }>`
@@ -157,7 +142,7 @@ export async function getDeviceBreakdown(
   ticketCode: string,
   mode: PlaybackMode,
 ): Promise<Json<"getDeviceBreakdown">> {
-  const webinar = await ownWebinar(services, person, ticketCode);
+  const webinar = await requireWebinar(services, person.merchantId, ticketCode);
   const breakdown = (column: ReturnType<typeof sql.raw>) =>
     dependencyStep("WATCH_DATA_UNAVAILABLE", UNAVAILABLE, () =>
       sql<{ name: string; sessions: number; watch_seconds: number }>`
@@ -193,5 +178,6 @@ export async function queryViewers(
   const { mode, ...rest } = body;
   const parsed = parseAndValidate("queryViewerWatch", JSON.stringify({ ticketCode, playbackMode: mode, ...rest }));
   if (!parsed.ok) throw new ServiceError(parsed.error.code, parsed.error.message, parsed.error.details);
-  return readViewerWatch(services, person.merchantId, parsed.value, services.cursorKey);
+  const page = await readViewerWatch(services, person.merchantId, parsed.value, services.cursorKey);
+  return { ...page, items: recordsFor(person.role, page.items) };
 }

@@ -1,24 +1,25 @@
 /**
  * The console's webinar operations, on the signed-in person's merchant only (a webinar of another merchant is 404
- * WEBINAR_NOT_FOUND, exactly as an unknown code). Changes run the admin API's own operations (admin/webinars.ts,
- * admin/live.ts) once ownership is established, so the lifecycle rules are the same everywhere, and each is
- * audited.
+ * WEBINAR_NOT_FOUND, exactly as an unknown code). Changes run the same webinar changes as the admin API
+ * (webinars/webinar-changes.ts, webinars/live-lifecycle.ts) once ownership is established, so the lifecycle rules
+ * are the same everywhere, and each is audited.
  */
-import type { operations } from "./console-openapi.gen";
-import { applyLiveAction, finalizeLiveData } from "../admin/live";
+import type { operations } from "@org/webinar-console-contract";
+import { finalizeLiveData } from "../watch-data/finalize-live-data";
+import { applyLiveAction, type LiveContext } from "../webinars/live-lifecycle";
 import {
-  createWebinar as createAdminWebinar,
-  setWebinarStatus as setAdminWebinarStatus,
+  createWebinar as createNewWebinar,
+  setWebinarStatus as changeWebinarStatus,
   setWebinarVideo,
   type CreateWebinarInput,
   type WebinarVideoInput,
-} from "../admin/webinars";
-import type { AdminContext } from "../admin/context";
+} from "../webinars/webinar-changes";
+import type { AlongWith } from "../db/along-with";
 import type { LiveAction, WebinarStatus } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { AppServices } from "../services";
-import { rfc3339 } from "../tickets/issue";
-import { recordAudit, type AuditAction } from "./audit";
+import { rfc3339 } from "../http/rfc3339";
+import { recordAudit, type AuditAction } from "../merchants/audit-events";
 import type { ConsolePerson } from "./context";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 
@@ -30,14 +31,12 @@ const PAGE_SIZE = 100;
 const notFound = (ticketCode: string) =>
   new ServiceError("WEBINAR_NOT_FOUND", `no webinar ${ticketCode} in this merchant`);
 
-function adminContext(services: AppServices): AdminContext {
+function liveContext(services: AppServices): LiveContext {
   return {
     db: services.db,
     runtime: services.runtime,
-    apiKeys: services.apiKeys,
     changes: services.changes,
     finalizeGraceSeconds: services.config.finalizeGraceSeconds,
-    consoleInviteTtlSeconds: services.config.consoleInviteTtlSeconds,
   };
 }
 
@@ -125,21 +124,25 @@ export async function getWebinar(
   return { webinar: toWebinar(row, await services.watchDomains.originFor(person.merchantId)) };
 }
 
-/** Runs `change` on the person's webinar (404 for another merchant's), audits it, and answers the webinar after. */
+/**
+ * Runs `change` on the person's webinar (404 for another merchant's) with its audit event, which the change writes
+ * in its own transaction with what it answered, and answers the webinar after.
+ */
 async function changeWebinar(
   services: AppServices,
   person: ConsolePerson,
   ticketCode: string,
   audit: { action: AuditAction; details: Record<string, unknown> },
-  change: (ctx: AdminContext) => Promise<unknown>,
+  change: (ctx: LiveContext, along: AlongWith<object>) => Promise<unknown>,
 ): Promise<{ webinar: ConsoleWebinar }> {
   await getWebinar(services, person, ticketCode);
-  const result = await change(adminContext(services));
-  await recordAudit(services.db, person, services.runtime.now(), {
-    action: audit.action,
-    target: ticketCode,
-    details: { ...audit.details, ...(typeof result === "object" && result !== null ? result : {}) },
-  });
+  await change(liveContext(services), (trx, result) =>
+    recordAudit(trx, person, services.runtime.now(), {
+      action: audit.action,
+      target: ticketCode,
+      details: { ...audit.details, ...result },
+    }),
+  );
   return getWebinar(services, person, ticketCode);
 }
 
@@ -148,12 +151,14 @@ export async function createWebinar(
   person: ConsolePerson,
   input: CreateWebinarInput,
 ): Promise<{ webinar: ConsoleWebinar }> {
-  const { ticketCode } = await createAdminWebinar(adminContext(services), person.merchantId, input);
-  await recordAudit(services.db, person, services.runtime.now(), {
-    action: "WEBINAR_CREATED",
-    target: ticketCode,
-    details: { title: input.title ?? null, status: input.status ?? "PUBLISHED" },
-  });
+  const details = { title: input.title ?? null, status: input.status ?? "PUBLISHED" };
+  const { ticketCode } = await createNewWebinar(liveContext(services), person.merchantId, input, (trx, created) =>
+    recordAudit(trx, person, services.runtime.now(), {
+      action: "WEBINAR_CREATED",
+      target: created.ticketCode,
+      details,
+    }),
+  );
   return getWebinar(services, person, ticketCode);
 }
 
@@ -163,8 +168,8 @@ export const setWebinarStatus = (
   ticketCode: string,
   status: WebinarStatus,
 ) =>
-  changeWebinar(services, person, ticketCode, { action: "WEBINAR_STATUS_SET", details: { status } }, (ctx) =>
-    setAdminWebinarStatus(ctx, ticketCode, status),
+  changeWebinar(services, person, ticketCode, { action: "WEBINAR_STATUS_SET", details: { status } }, (ctx, along) =>
+    changeWebinarStatus(ctx, ticketCode, status, along),
   );
 
 export const setWebinarVideos = (
@@ -173,16 +178,16 @@ export const setWebinarVideos = (
   ticketCode: string,
   input: WebinarVideoInput,
 ) =>
-  changeWebinar(services, person, ticketCode, { action: "WEBINAR_VIDEOS_SET", details: {} }, (ctx) =>
-    setWebinarVideo(ctx, ticketCode, input),
+  changeWebinar(services, person, ticketCode, { action: "WEBINAR_VIDEOS_SET", details: {} }, (ctx, along) =>
+    setWebinarVideo(ctx, ticketCode, input, along),
   );
 
 export const runLive = (services: AppServices, person: ConsolePerson, ticketCode: string, action: LiveAction) =>
-  changeWebinar(services, person, ticketCode, { action: "LIVE_ACTION", details: { action } }, (ctx) =>
-    applyLiveAction(ctx, ticketCode, action),
+  changeWebinar(services, person, ticketCode, { action: "LIVE_ACTION", details: { action } }, (ctx, along) =>
+    applyLiveAction(ctx, ticketCode, action, along),
   );
 
 export const finalizeWebinar = (services: AppServices, person: ConsolePerson, ticketCode: string) =>
-  changeWebinar(services, person, ticketCode, { action: "LIVE_DATA_FINALIZED", details: {} }, (ctx) =>
-    finalizeLiveData(ctx, ticketCode),
+  changeWebinar(services, person, ticketCode, { action: "LIVE_DATA_FINALIZED", details: {} }, (ctx, along) =>
+    finalizeLiveData(ctx, ticketCode, along),
   );

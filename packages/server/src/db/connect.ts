@@ -9,14 +9,12 @@
  * the handle's connections prepare the statements of fixed text (db/statements.ts) once each.
  */
 import { PGlite } from "@electric-sql/pglite";
-import type { Tracer } from "@opentelemetry/api";
 import { type Dialect, Kysely } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { StorageConfig } from "../config";
 import { migrateToLatest } from "./migrations";
 import { NamingPostgresDialect } from "./naming-postgres-dialect";
-import { tracedDialect } from "../tracing/traced-dialect";
 import type { Database } from "./schema";
 
 export interface DatabaseHandle {
@@ -38,8 +36,11 @@ export interface ConnectOptions {
   pgliteSnapshot?: Blob;
   /** Called with errors of idle pooled connections (a database restart), which must not crash the process. */
   onPoolError?: (error: Error) => void;
-  /** When tracing is on: every statement becomes a span of this tracer. */
-  tracer?: Tracer | undefined;
+  /**
+   * Wraps the database's dialect, such as the tracing's (tracing/traced-dialect.ts) when tracing is on; the
+   * assembly passes it in, so the database layer knows nothing of what wraps it.
+   */
+  wrapDialect?: ((dialect: Dialect) => Dialect) | undefined;
 }
 
 /**
@@ -89,7 +90,7 @@ export async function connectDatabase(storage: StorageConfig, options: ConnectOp
     dialect = new NamingPostgresDialect(pool);
   }
   const db = new Kysely<Database>({
-    dialect: options.tracer === undefined ? dialect : tracedDialect(dialect, options.tracer),
+    dialect: options.wrapDialect === undefined ? dialect : options.wrapDialect(dialect),
   });
   try {
     await migrateToLatest(db);

@@ -11,11 +11,9 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 
-const initial: Migration = {
-  async up(db: Kysely<unknown>) {
-    // One statement per call: PGlite runs parameterised queries through the extended protocol (one command each).
-    const statements = [
-      sql`
+/** The first schema's merchants, their API keys and webinars (tables, then their indexes). */
+const initialMerchantTables = () => [
+  sql`
         create table merchants (
           id text primary key,
           name text not null,
@@ -24,7 +22,7 @@ const initial: Migration = {
           created_at timestamptz not null
         )
       `,
-      sql`
+  sql`
         create table api_keys (
           api_key text primary key,
           merchant_id text not null references merchants (id),
@@ -34,10 +32,10 @@ const initial: Migration = {
           revoked_at timestamptz
         )
       `,
-      sql`
+  sql`
         create index api_keys_merchant_id on api_keys (merchant_id)
       `,
-      sql`
+  sql`
         create table webinars (
           id text primary key,
           merchant_id text not null references merchants (id),
@@ -53,10 +51,10 @@ const initial: Migration = {
           constraint webinars_ticket_code_key unique (ticket_code)
         )
       `,
-      sql`
+  sql`
         create index webinars_merchant_id on webinars (merchant_id)
       `,
-      sql`
+  sql`
         create table webinar_live_events (
           id text primary key,
           webinar_id text not null references webinars (id),
@@ -65,10 +63,14 @@ const initial: Migration = {
           occurred_at timestamptz not null
         )
       `,
-      sql`
+  sql`
         create index webinar_live_events_webinar_id on webinar_live_events (webinar_id, occurred_at)
       `,
-      sql`
+];
+
+/** The first schema's viewers, their tickets, sessions and playback, the nonces and the server's own rows. */
+const initialViewerTables = () => [
+  sql`
         create table viewers (
           merchant_id text not null references merchants (id),
           uid integer not null check (uid between 10000 and 9999999),
@@ -82,7 +84,7 @@ const initial: Migration = {
           constraint viewers_merchant_phone_key unique (merchant_id, phone)
         )
       `,
-      sql`
+  sql`
         create table login_tickets (
           ticket_hash text primary key,
           merchant_id text not null,
@@ -95,13 +97,13 @@ const initial: Migration = {
           foreign key (merchant_id, uid) references viewers (merchant_id, uid)
         )
       `,
-      sql`
+  sql`
         create unique index login_tickets_one_unused_per_viewer on login_tickets (merchant_id, uid) where state = 'UNUSED'
       `,
-      sql`
+  sql`
         create index login_tickets_expires_at on login_tickets (expires_at)
       `,
-      sql`
+  sql`
         create table watch_sessions (
           session_hash text primary key,
           merchant_id text not null,
@@ -112,10 +114,10 @@ const initial: Migration = {
           foreign key (merchant_id, uid) references viewers (merchant_id, uid)
         )
       `,
-      sql`
+  sql`
         create index watch_sessions_expires_at on watch_sessions (expires_at)
       `,
-      sql`
+  sql`
         create table open_api_nonces (
           api_key text not null,
           nonce text not null,
@@ -123,10 +125,10 @@ const initial: Migration = {
           primary key (api_key, nonce)
         )
       `,
-      sql`
+  sql`
         create index open_api_nonces_expires_at on open_api_nonces (expires_at)
       `,
-      sql`
+  sql`
         create table playback_sessions (
           id text primary key,
           webinar_id text not null references webinars (id),
@@ -143,24 +145,28 @@ const initial: Migration = {
           foreign key (merchant_id, uid) references viewers (merchant_id, uid)
         )
       `,
-      sql`
+  sql`
         create index playback_sessions_webinar on playback_sessions (webinar_id, mode)
       `,
-      sql`
+  sql`
         create table moderation_blocked_terms (
           term text primary key,
           position integer not null
         )
       `,
-      sql`
+  sql`
         create table server_meta (
           key text primary key,
           value text not null,
           updated_at timestamptz not null default now()
         )
       `,
-    ];
-    for (const statement of statements) await statement.execute(db);
+];
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    // One statement per call: PGlite runs parameterised queries through the extended protocol (one command each).
+    for (const statement of [...initialMerchantTables(), ...initialViewerTables()]) await statement.execute(db);
   },
 };
 
@@ -554,6 +560,81 @@ const batchLocksReadSessionsOnce: Migration = {
   },
 };
 
+/**
+ * The console's team and its sign-in security. People are removed, not deleted (the audit list keeps naming them):
+ * `removed_at`, and an email is unique among the people not removed, so a removed person's email can be invited
+ * again, as a new person. Two-step sign-in: each person's TOTP secret, sealed like API-key secrets (the one being
+ * enrolled apart from the one in use), the last time step a code was accepted for (no code is accepted twice),
+ * their recovery codes (SHA-256 only), and whether the merchant requires it of everyone. Sessions get a public id
+ * (listing and ending them never shows a token or its hash), the device and address they were last used from, when
+ * they were last used, and when their person last entered the password (sensitive changes need it recent).
+ * Sign-in attempts are counted in one row per subject (email and address, address, email) with the start of its
+ * window, so counting an attempt is one locked upsert rather than a count of rows.
+ */
+const consoleTeamSecurity: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`alter table console_users add column removed_at timestamptz`,
+      sql`drop index console_users_email_key`,
+      sql`create unique index console_users_member_email_key on console_users (lower(email)) where removed_at is null`,
+      sql`create index console_users_merchant on console_users (merchant_id) where removed_at is null`,
+      sql`alter table console_users add column totp_secret_sealed text`,
+      sql`alter table console_users add column totp_pending_secret_sealed text`,
+      sql`alter table console_users add column totp_last_step integer`,
+      sql`alter table merchants add column console_two_factor_required boolean not null default false`,
+      sql`
+        create table console_recovery_codes (
+          user_id text not null references console_users (id),
+          code_hash text not null,
+          used_at timestamptz,
+          primary key (user_id, code_hash)
+        )
+      `,
+      sql`alter table console_sessions add column session_id text`,
+      sql`update console_sessions set session_id = 'ses_' || substr(md5(token_hash), 1, 20)`,
+      sql`alter table console_sessions alter column session_id set not null`,
+      sql`create unique index console_sessions_session_id_key on console_sessions (session_id)`,
+      sql`alter table console_sessions add column last_seen_at timestamptz`,
+      sql`update console_sessions set last_seen_at = created_at`,
+      sql`alter table console_sessions alter column last_seen_at set not null`,
+      sql`alter table console_sessions add column password_entered_at timestamptz`,
+      sql`update console_sessions set password_entered_at = created_at`,
+      sql`alter table console_sessions alter column password_entered_at set not null`,
+      sql`alter table console_sessions add column device text not null default 'Unknown device'`,
+      sql`alter table console_sessions add column address text not null default 'unknown'`,
+      sql`drop table console_sign_in_failures`,
+      sql`
+        create table console_sign_in_attempts (
+          subject text primary key,
+          window_started_at timestamptz not null,
+          attempts integer not null check (attempts >= 0),
+          next_check_at timestamptz
+        )
+      `,
+      sql`create index console_sign_in_attempts_window on console_sign_in_attempts (window_started_at)`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
+ * The request log keeps two classes apart: `verified` says whether the request's signature checked out. Retention
+ * caps each class on its own per merchant (console/request-log/retention.ts), through the index by merchant,
+ * class and id, so refusals never push a verified request out. Rows written before say nothing of it: a 401
+ * (OPEN_API_UNAUTHORIZED, the refusal of a key or signature) counts as unverified, every other row as verified.
+ */
+const requestLogClasses: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`alter table open_api_request_log add column verified boolean not null default true`,
+      sql`update open_api_request_log set verified = false where error_code = 'OPEN_API_UNAUTHORIZED'`,
+      sql`alter table open_api_request_log alter column verified drop default`,
+      sql`create index open_api_request_log_class on open_api_request_log (merchant_id, verified, id desc)`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
 /** All migrations by name, in order. */
 export const migrations: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
@@ -566,6 +647,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "0008_merchant_console": merchantConsole,
   "0020_subject_key_and_batch_locks": subjectKeyAndBatchLocks,
   "0021_batch_locks_read_sessions_once": batchLocksReadSessionsOnce,
+  "0022_console_team_security": consoleTeamSecurity,
+  "0023_request_log_classes": requestLogClasses,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

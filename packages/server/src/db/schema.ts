@@ -21,6 +21,8 @@ export interface MerchantsTable {
   watch_origin: string | null;
   status: MerchantStatus;
   created_at: Timestamp;
+  /** Whether every console person of the merchant must sign in with two steps (migration 0022). */
+  console_two_factor_required: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ApiKeysTable {
@@ -176,10 +178,25 @@ export interface ConsoleUsersTable {
   merchant_id: string;
   email: string;
   role: ConsoleRole;
-  /** scrypt hash (console/passwords.ts); null until the first invite is accepted. */
+  /** scrypt hash (people/passwords.ts); null until the first invite is accepted. */
   password_hash: string | null;
   language: ConsoleLanguage | null;
   created_at: Timestamp;
+  /** When the person was removed from the merchant; null while a member (migration 0022). */
+  removed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The TOTP secret in use, sealed (keys/secret-box.ts); null without two-step sign-in. */
+  totp_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A TOTP secret being enrolled, sealed; null when no enrollment is open. */
+  totp_pending_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last time step (Unix seconds / 30) a code was accepted for. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface ConsoleRecoveryCodesTable {
+  user_id: string;
+  /** Lowercase hex SHA-256 of the code, written without dashes in lower case. */
+  code_hash: string;
+  used_at: Timestamp | null;
 }
 
 export interface ConsoleInvitesTable {
@@ -200,12 +217,26 @@ export interface ConsoleSessionsTable {
   /** Slides forward with each request, never past `absolute_expires_at`. */
   expires_at: Timestamp;
   absolute_expires_at: Timestamp;
+  /** The public id of the session (listSessions, endSession). */
+  session_id: string;
+  /** The session's latest request, written at most once a minute. */
+  last_seen_at: Timestamp;
+  /** When the person last entered their password in this session (sign-in or confirmPassword). */
+  password_entered_at: Timestamp;
+  /** The browser and system of the sign-in (people/device-label.ts). */
+  device: string;
+  /** The client address of the latest request. */
+  address: string;
 }
 
-export interface ConsoleSignInFailuresTable {
-  /** `email:<lower-case email>` or `address:<client address>`. */
+export interface ConsoleSignInAttemptsTable {
+  /** `pair:<email> <address>`, `address:<address>` or `email:<email>`, the email in lower case. */
   subject: string;
-  failed_at: Timestamp;
+  window_started_at: Timestamp;
+  /** Attempts counted in the window (not refused, and not given back by a right password). */
+  attempts: number;
+  /** For an email past its ceiling: the earliest moment its next attempt is checked. */
+  next_check_at: Timestamp | null;
 }
 
 export interface ConsoleAuditEventsTable {
@@ -231,6 +262,8 @@ export interface OpenApiRequestLogTable {
   error_code: string | null;
   duration_ms: number;
   canonical_string: string | null;
+  /** Whether the request's signature checked out: retention caps verified and unverified rows apart. */
+  verified: boolean;
 }
 
 /** Every table of the service. */
@@ -251,7 +284,8 @@ export interface Database {
   console_users: ConsoleUsersTable;
   console_invites: ConsoleInvitesTable;
   console_sessions: ConsoleSessionsTable;
-  console_sign_in_failures: ConsoleSignInFailuresTable;
+  console_recovery_codes: ConsoleRecoveryCodesTable;
+  console_sign_in_attempts: ConsoleSignInAttemptsTable;
   console_audit_events: ConsoleAuditEventsTable;
   open_api_request_log: OpenApiRequestLogTable;
 }

@@ -1,5 +1,5 @@
 /** One log line per request: id, method, path (no query), status, duration, operation, merchant, error code. */
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 import type { RequestObserver } from "./request-observation";
 
 /** The access log as an observer of each answered request. */

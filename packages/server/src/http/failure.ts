@@ -4,7 +4,7 @@
  * access log.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 import { observedPath } from "./request-observation";
 import type { AppEnv } from "./app-env";
 import { CLIENT_CLOSED_REQUEST, clientWentAway } from "./client-gone";

@@ -8,7 +8,7 @@
 import { isRejectedValue } from "../db/errors";
 import { errorEnvelope } from "@org/webinar-validator";
 import { ServiceError } from "../errors";
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 
 /** Headers of every JSON answer (http/security-headers.ts adds `nosniff` and `no-store` to every answer). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({

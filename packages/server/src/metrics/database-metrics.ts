@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
 import { Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
-import { HEARTBEAT_INTERVAL_SECONDS } from "../watch/crediting-rules";
+import { HEARTBEAT_INTERVAL_SECONDS } from "../config";
 
 /** A playback whose last heartbeat is this recent is watched now: the longest stretch one heartbeat credits. */
 const WATCHING_WITHIN_MS = 2 * HEARTBEAT_INTERVAL_SECONDS * 1000;

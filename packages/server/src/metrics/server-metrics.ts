@@ -11,6 +11,8 @@ import { batchMetrics } from "./batch-metrics";
 import { cacheMetrics } from "./cache-metrics";
 import { databaseMetrics, type DatabaseSources } from "./database-metrics";
 import { requestMetrics } from "./http-metrics";
+import { passwordHashMetrics } from "./password-metrics";
+import { requestLogMetrics } from "./request-log-metrics";
 
 export interface ServerMetrics {
   readonly registry: Registry;
@@ -22,6 +24,10 @@ export interface ServerMetrics {
   readonly nonceBatchWritten: (written: BatchWritten) => void;
   /** The change feed's hook for each cached read. */
   readonly cacheRead: CacheReadObserver;
+  /** Counts an unverified Open API request the request log did not store (over its key's bound per minute). */
+  readonly requestLogUnverifiedDropped: () => void;
+  /** The console password hasher's `observe` hook. */
+  readonly passwordHash: (event: "start" | "end") => void;
   /** Starts reporting what the built server holds: its change feed and its database. */
   watch(feed: ChangeFeed, database: DatabaseSources): void;
 }
@@ -44,6 +50,8 @@ export function createServerMetrics(): ServerMetrics {
     heartbeatBatchWritten: batches.heartbeat,
     nonceBatchWritten: batches.nonce_claim,
     cacheRead: caches.read,
+    passwordHash: passwordHashMetrics(registry),
+    requestLogUnverifiedDropped: requestLogMetrics(registry),
     watch(feed, sources) {
       caches.watch(feed);
       database = sources;

@@ -12,7 +12,7 @@ import type { AppEnv } from "../http/app-env";
 import { answerFailure, clientGoneAnswers } from "../http/failure";
 import { observedPath } from "../http/request-observation";
 import { jsonResponse } from "../http/respond";
-import { runOperation } from "../operations";
+import { runOperation } from "./operations";
 import type { AppServices } from "../services";
 
 /**

@@ -12,7 +12,7 @@ import { parseEnv } from "node:util";
 import type { ServerConfig } from "../config";
 import { readTextIfExists } from "../read-if-exists";
 import { randomBase62, type Runtime } from "../runtime";
-import { inviteUrl } from "../console/invites";
+import { inviteUrl } from "../people/invites";
 import type { DemoSeed } from "./demo";
 
 export const DEMO_CREDENTIALS_FILE = "demo-credentials.env";

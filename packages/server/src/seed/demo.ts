@@ -8,11 +8,11 @@
  * starting together on one empty PostgreSQL database seed once.
  */
 import type { Kysely } from "kysely";
-import type { ApiKeyStore } from "../auth/api-keys";
+import type { ApiKeyStore } from "../keys/api-keys";
 import type { Database } from "../db/schema";
 import { randomBase62, type Runtime } from "../runtime";
-import { newTicketCode } from "../admin/webinars";
-import { issueInvite } from "../console/invites";
+import { newTicketCode } from "../webinars/webinar-changes";
+import { issueInvite } from "../people/invites";
 
 export type DemoSeed =
   | {
@@ -21,7 +21,7 @@ export type DemoSeed =
       apiKey: string;
       secret: string;
       ticketCode: string;
-      /** The demo console user (an OWNER) and the token of their invite link (console/invites.ts). */
+      /** The demo console user (an OWNER) and the token of their invite link (people/invites.ts). */
       consoleEmail: string;
       consoleInviteToken: string;
     }
@@ -90,7 +90,13 @@ export async function seedDemo(
       .set({ value: JSON.stringify({ merchantId, ticketCode }) })
       .where("key", "=", MARKER)
       .execute();
-    const invite = await issueInvite(trx, runtime, inviteTtlSeconds, merchantId, { email: DEMO_CONSOLE_EMAIL });
+    const invite = await issueInvite(
+      trx,
+      runtime,
+      inviteTtlSeconds,
+      { merchantId, userId: null },
+      { email: DEMO_CONSOLE_EMAIL },
+    );
     return {
       kind: "created",
       merchantId,

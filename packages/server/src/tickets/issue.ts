@@ -11,6 +11,7 @@ import type { LoginTicket } from "@org/webinar-types";
 import type { Database } from "../db/schema";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
+import { rfc3339 } from "../http/rfc3339";
 import type { Runtime } from "../runtime";
 import { newToken } from "./token";
 import type { WatchDomainResolver } from "./watch-domain";
@@ -35,11 +36,6 @@ export const LOGIN_TICKET_PREFIX = "lt_";
 
 function webinarNotFound(): ServiceError {
   return new ServiceError("WEBINAR_NOT_FOUND", "no published webinar with this ticketCode in this merchant");
-}
-
-/** RFC 3339 UTC without milliseconds, e.g. `2026-11-21T09:31:00Z`. */
-export function rfc3339(milliseconds: number): string {
-  return new Date(Math.floor(milliseconds / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
 /** `<origin>/w/<ticketCode>#login_ticket=<ticket>`: the ticket rides in the fragment, never in the query (issueLoginTicket: loginUrl). */

@@ -4,6 +4,11 @@
  * verification, nonce claim and database statements become its children, and closed from the request's one
  * observation (http/request-observation.ts), which names it by its operation and gives its status and error code.
  * It carries no path (a path can hold an API key), no header, no body, no query.
+ *
+ * A request the sampler leaves out (OTEL_TRACES_SAMPLER, e.g. `parentbased_traceidratio` with
+ * OTEL_TRACES_SAMPLER_ARG=0.1) is handled outside any context: no span is kept for it and nothing under it makes
+ * a span (the verification's and the statements' spans are made only under a recorded one), so an unsampled
+ * request costs the sampler's decision and little else.
  */
 import {
   context,
@@ -46,6 +51,7 @@ export function requestSpans(tracer: Tracer): RequestSpans {
     open: async function openRequestSpan(c, next) {
       const parent = propagation.extract(ROOT_CONTEXT, c, headerGetter);
       const span = tracer.startSpan(`${c.req.method} request`, { kind: SpanKind.SERVER }, parent);
+      if (!span.isRecording()) return next();
       spans.set(c, span);
       await context.with(trace.setSpan(parent, span), next);
     },

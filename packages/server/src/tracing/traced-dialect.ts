@@ -1,16 +1,19 @@
 /**
- * A span for every database statement: a Kysely dialect whose connections run each statement (transaction
- * control included) inside a span, child of whatever span is active (the request's, or the batch's). The span
+ * A span for every database statement run under a sampled span: a Kysely dialect whose connections run each
+ * statement (transaction control included) inside a span, child of the active span (the request's, or the
+ * batch's, tracing/batch-spans.ts). A statement with no active span, or under one that is not recorded (a request
+ * the sampler left out), makes no span at all: it would be a root trace of its own, or dropped anyway. The span
  * carries the statement's text with its placeholders, never its parameter values. Used only when tracing is on:
  * without it, the dialect is the database's own and costs nothing.
  */
-import { SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from "kysely";
 
 /** Longest statement text a span carries; the rest is cut (a statement's text never holds a value). */
 const MAX_TEXT = 2000;
 
 function traceStatement<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>) {
+  if (trace.getActiveSpan()?.isRecording() !== true) return run();
   const verb = /^\s*(\w+)/.exec(query.sql)?.[1]?.toUpperCase() ?? "SQL";
   const span = tracer.startSpan(`db ${verb}`, {
     kind: SpanKind.CLIENT,

@@ -1,12 +1,14 @@
 /**
  * Child spans of an Open API request: the verification (signature, timestamp, nonce, body) and, inside it, the
  * nonce claim. They say whether the request verified and whether the nonce was fresh; never the key's secret, the
- * signature, the nonce or the body.
+ * signature, the nonce or the body. Made only under a recorded request span: a request the sampler left out
+ * runs its verification as it is.
  */
-import { type Span, SpanStatusCode, type Tracer } from "@opentelemetry/api";
+import { type Span, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { NonceStore, RequestVerifier } from "@org/webinar-validator";
 
 function inSpan<T>(tracer: Tracer, name: string, run: () => Promise<T>, describe: (span: Span, value: T) => void) {
+  if (trace.getActiveSpan()?.isRecording() !== true) return run();
   return tracer.startActiveSpan(name, (span) =>
     run().then(
       (value) => {

@@ -38,7 +38,10 @@ export function decodeCursor(key: Buffer, fingerprint: string, cursor: string): 
   if (version !== "c1" || payload === undefined || tag === undefined) throw mismatch();
   const expected = mac(key, payload);
   const given = Buffer.from(tag, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw mismatch();
+  // Base64 decoding ignores a last character's unused bits: re-encoding refuses a cursor edited only there.
+  if (given.length !== expected.length || given.toString("base64url") !== tag || !timingSafeEqual(given, expected)) {
+    throw mismatch();
+  }
   const { q, v, u } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
     q: unknown;
     v: unknown;

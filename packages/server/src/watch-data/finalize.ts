@@ -9,7 +9,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { ChangeFeed } from "../cache/change-feed";
 import type { Database } from "../db/schema";
-import type { Logger } from "../log";
+import type { Logger } from "../logging/log";
 import { randomBase62, type Runtime } from "../runtime";
 
 /** The ids of up to `batchSize` webinars due for finalization, locked; rows another process holds are skipped. */

@@ -1,5 +1,5 @@
 /**
- * The statements of one group commit of heartbeat credits (watch/heartbeat-batch.ts decides what they write). Every
+ * The statements of one group commit of heartbeat credits (heartbeat-batch.ts decides what they write). Every
  * transaction that writes these rows takes its row locks in one global order, so concurrent batches, in one process
  * or several, and the playback starts and imports of record-session.ts never deadlock:
  *

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from "kysely";
 import type { PlaybackMode, WatchOverview, WatchStats } from "@org/webinar-types";
 import type { Database, WatchScope } from "../db/schema";
-import { rfc3339 } from "../tickets/issue";
+import { rfc3339 } from "../http/rfc3339";
 import { overviewDataState } from "./data-state";
 import type { WatchedWebinar } from "./webinar-state";
 

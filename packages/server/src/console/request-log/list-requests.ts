@@ -4,7 +4,7 @@
  * request of another merchant never appears whatever the filters say.
  */
 import type { Kysely } from "kysely";
-import type { operations } from "../console-openapi.gen";
+import type { operations } from "@org/webinar-console-contract";
 import type { Database } from "../../db/schema";
 import { decodeCursor, encodeCursor } from "../page-cursor";
 
