@@ -21,9 +21,10 @@
  * `--profile <operation>` runs the server under `node --cpu-prof` for that operation only and prints where its
  * busy time went in the measured seconds (load/cpu-profile.ts).
  *
- * `--tracing` then measures every operation again on the same server started with tracing on (the OTEL_* variables
- * pointing at a local OTLP sink, load/otlp-sink.ts), each beside the floor measured right after it: the cost of
- * tracing on, and of tracing off (the ordinary rows).
+ * `--tracing` then measures every operation again on the same data with three variants of the server, each beside
+ * the floor measured right after it: tracing on with every span exported to a local OTLP sink (load/otlp-sink.ts),
+ * tracing on with 10% of traces sampled, and the request log off. It prints each one's cost (tracing's, or the
+ * request log's) beside its goal, and the server's CPU per request.
  *
  * Options: `--help` lists them (durations, connections, databases, viewers, `--only`, `--profile`, `--json`,
  * `--quick`, `--server`).
@@ -39,12 +40,12 @@ if (options !== undefined) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
   }
-  // Per database a server row and a floor row per operation (twice with --tracing); on PostgreSQL one and two
+  // Per database a server row and a floor row per operation (and per --tracing variant); on PostgreSQL one and two
   // processes per operation.
   const rows =
     options.operations.length * 2 * options.databases.length +
     (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0) +
-    (options.tracing ? options.operations.length * 2 * options.databases.length : 0);
+    (options.tracing ? options.operations.length * 2 * options.databases.length * (options.requestLog ? 3 : 2) : 0);
   process.stderr.write(
     `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
   );

@@ -11,7 +11,7 @@ import { createChangeFeed, type ChangeFeed } from "../src/cache/change-feed";
 import { openChangeFeed } from "../src/cache/open-change-feed";
 import { createReadThroughCache } from "../src/cache/read-through-cache";
 import type { StorageConfig } from "../src/config";
-import { createLogger } from "../src/log";
+import { createLogger } from "../src/logging/log";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { Capture } from "./support/harness";
 

@@ -4,7 +4,7 @@
  * not exist), changing nothing of B's; every list of A holds nothing of B's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleOperations } from "../src/console/console-validators.gen.js";
+import { consoleOperations } from "@org/webinar-console-contract/validators";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { startTestServer, type Merchant, type TestServer } from "./support/harness";
 import { sampleCall, signedInPerson, type ConsolePersonClient } from "./support/console-client";

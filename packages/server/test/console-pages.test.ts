@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "./support/databases";
 import { startTestServer, type TestServer } from "./support/harness";
+import { rawRequest } from "./support/raw-http";
 
 let database: TestDatabase;
 let api: TestServer;
@@ -62,7 +63,7 @@ describe("the console's page", () => {
     for (const file of files) {
       const response = await fetch(`${api.url}${file}`);
       expect(response.status, file).toBe(200);
-      expect(response.headers.get("content-type"), file).toMatch(/^(text\/javascript|text\/css)/);
+      expect(response.headers.get("content-type"), file).toMatch(/^(text\/javascript|text\/css|image\/svg\+xml)/);
       expect(response.headers.get("cache-control"), file).toBe("public, max-age=31536000, immutable");
     }
   });
@@ -70,6 +71,22 @@ describe("the console's page", () => {
   it("an unknown file under /console/assets/ is 404, not the page", async () => {
     const response = await fetch(`${api.url}/console/assets/nothing.js`);
     expect(response.status).toBe(404);
+  });
+
+  it.each([
+    ["a parent folder", "/console/assets/../../package.json"],
+    ["an encoded parent folder", "/console/assets/..%2f..%2fpackage.json"],
+    ["a doubled separator", "/console/assets//etc/passwd"],
+  ])("%s under /console/assets/ is 404: no file outside the app's folder is served", async (_name, path) => {
+    const response = await rawRequest(api.url, { method: "GET", path });
+    expect(response.status).toBe(404);
+    expect(JSON.stringify(response.body)).not.toContain("webinar-server");
+  });
+
+  it("encoded dot segments are resolved with the URL, before any route: they name a page path, never a file", async () => {
+    const response = await rawRequest(api.url, { method: "GET", path: "/console/assets/%2e%2e/package.json" });
+    expect(response.status).toBe(200);
+    expect(response.body).toBe(builtPage());
   });
 
   it("an unknown path under /console/api/ is the API's 404 REQUEST_INVALID, not the page", async () => {

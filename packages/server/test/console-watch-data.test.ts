@@ -2,12 +2,15 @@
  * A webinar's watch data in the console API, on PGlite and on PostgreSQL, against playback sessions with known
  * numbers: the overview is the Open API's, every minute of the concurrency series, the watch-time buckets, the
  * devices and protocols, the viewers table is the detail query, and the CSV export holds the detail query's
- * records row by row (across export pages), in UTF-8 with a byte-order mark and RFC 4180 quoting.
+ * records row by row (across export pages), in UTF-8 with a byte-order mark and RFC 4180 quoting (and quotes around
+ * a `;` or a formula); an ANALYST sees phone numbers masked in both; exports and charts run a bounded number at
+ * once per merchant (the server here allows 1), beyond which they answer 429 CONSOLE_BUSY with Retry-After.
  */
 import { VIEWER_CSV_COLUMNS } from "@org/webinar-client/csv";
 import type { ViewerWatchRecord } from "@org/webinar-types";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { streamViewerWatch } from "../src/operations/watch-data";
+import { streamViewerWatch } from "../src/watch-data/reads";
 import { bulkSeedWatchData } from "./support/bulk-seed";
 import { DATABASE_KINDS } from "./support/databases";
 import { signedInPerson, type ConsolePersonClient } from "./support/console-client";
@@ -88,7 +91,7 @@ function exported(value: string | number | readonly string[] | undefined): strin
 }
 
 describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
-  const fixture = useServerPerFile(kind, "console-watch");
+  const fixture = useServerPerFile(kind, "console-watch", { WEBINAR_CONSOLE_HEAVY_READS_PER_MERCHANT: "1" });
   let person: ConsolePersonClient;
   let ticketCode: string;
   const uids: Record<string, number> = {};
@@ -99,7 +102,7 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     person = await signedInPerson(api, merchant.merchantId, "watch@example.com");
     ticketCode = (await person.call("POST", "/console/api/webinars", { title: "Known sessions" })).body.webinar
       .ticketCode;
-    const names = { A: 'Li, "Wei"', B: "=HYPERLINK(1)", C: undefined } as const;
+    const names = { A: 'Li, "Wei"', B: "=HYPERLINK(1)", C: "Wang; Fang" } as const;
     for (const subject of ["A", "B", "C"] as const) {
       const patch = names[subject] === undefined ? {} : { displayName: names[subject] };
       uids[subject] = (
@@ -234,7 +237,8 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
     expect(text).toContain('"Li, ""Wei"""');
-    expect(text).toContain(",'=HYPERLINK(1),");
+    expect(text).toContain(`,"'=HYPERLINK(1)",`);
+    expect(text).toContain(',"Wang; Fang",');
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual([...VIEWER_CSV_COLUMNS]);
     expect(header).toEqual(expect.arrayContaining(["uid", "externalUserId", "totalWatchSeconds"]));
@@ -335,6 +339,84 @@ describe.each(DATABASE_KINDS)("console watch data on %s", (kind) => {
       streamed.push(...chunk);
     expect(streamed.map((record) => record.uid)).toEqual(records.map((record) => record.uid));
     expect(streamed.at(-1)).toMatchObject({ uid: unread.uid, totalWatchSeconds: 10_000_000 });
+  });
+
+  it("an ANALYST sees each phone masked to its first 3 and last 4 digits, in the viewers table and in the CSV", async () => {
+    await setUp();
+    const analyst = await signedInPerson(fixture.api, fixture.merchant.merchantId, "masked@example.com", "ANALYST");
+    const body = { mode: "ALL", sort: "FIRST_WATCHED_ASC", pageSize: 100 };
+    const path = `/console/api/webinars/${ticketCode}/watch/viewers/query`;
+    const full = (await person.call("POST", path, body)).body.items as ViewerWatchRecord[];
+    const masked = (await analyst.call("POST", path, body)).body.items as ViewerWatchRecord[];
+    expect(full.map((record) => record.phone)).toEqual(["13800000005", "13800000006", "13800000007"]);
+    expect(masked.map((record) => record.phone)).toEqual(["138****0005", "138****0006", "138****0007"]);
+    expect(masked.map(({ phone: _phone, ...rest }) => rest)).toEqual(full.map(({ phone: _phone, ...rest }) => rest));
+    const csv = await analyst.call("GET", `/console/api/webinars/${ticketCode}/watch/viewers.csv?mode=ALL`);
+    const [header, ...rows] = parseCsv(csv.text.replace(/^\uFEFF/, ""));
+    const phones = rows.map((row) => row[header!.indexOf("phone")]);
+    expect(phones).toEqual(["138****0005", "138****0006", "138****0007"]);
+    expect(csv.text).not.toContain("13800000005");
+  });
+
+  it("exports and charts run in the merchant's slots: with the only one taken, each answers 429 CONSOLE_BUSY with Retry-After", async () => {
+    await setUp();
+    const { api, merchant } = fixture;
+    const charts = ["concurrency", "watch-time-distribution", "devices"];
+    if (kind === "pglite") {
+      // The embedded database answers a chart before another request can arrive, so the slot is taken here, in a
+      // limiter of the app's kind handed to the operations themselves (over HTTP on PostgreSQL, below).
+      const { createConcurrencyLimit } = await import("../src/http/concurrency-limit");
+      const { consoleTable } = await import("../src/console/operations");
+      const { findSession } = await import("../src/people/sessions");
+      const limit = createConcurrencyLimit({
+        running: 1,
+        waiting: 0,
+        refuse: () => new Error("CONSOLE_BUSY"),
+      });
+      const found = await findSession(
+        { db: api.server.services.db, runtime: api.server.services.runtime, idleSeconds: 3600, maxSeconds: 3600 },
+        person.cookie!,
+        { device: "test", address: "127.0.0.1" },
+      );
+      const request = { services: api.server.services, heavyReads: limit } as never;
+      const release = await limit.acquire(merchant.merchantId);
+      const chart = consoleTable.getDeviceBreakdown.run(
+        { request, params: { ticketCode }, query: { mode: "ALL" }, body: {} } as never,
+        found!.person,
+      );
+      await expect(chart).rejects.toThrow("CONSOLE_BUSY");
+      const exported = consoleTable.exportViewers.run(
+        { request, params: { ticketCode }, query: { mode: "ALL" }, body: {} } as never,
+        found!.person,
+      );
+      await expect(exported).rejects.toThrow("CONSOLE_BUSY");
+      release();
+      return;
+    }
+    // A chart whose query waits for a lock the test holds keeps the merchant's only slot.
+    const client = new pg.Client({ connectionString: fixture.database.env.DATABASE_URL });
+    await client.connect();
+    await client.query("begin");
+    await client.query("lock table playback_sessions in access exclusive mode");
+    const waiting = person.call("GET", `/console/api/webinars/${ticketCode}/watch/devices?mode=ALL`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const path of [...charts.map((chart) => `watch/${chart}`), "watch/viewers.csv"]) {
+      const busy = await person.call("GET", `/console/api/webinars/${ticketCode}/${path}?mode=ALL`);
+      expect(busy.status, path).toBe(429);
+      expect(busy.body.error, path).toMatchObject({ code: "CONSOLE_BUSY", details: { retryAfterSeconds: 2 } });
+      expect(busy.headers.get("retry-after"), path).toBe("2");
+    }
+    expect((await person.call("GET", `/console/api/webinars/${ticketCode}/watch/overview?mode=ALL`)).status).toBe(200);
+    await client.query("rollback");
+    await client.end();
+    expect((await waiting).status).toBe(200);
+    for (const chart of charts)
+      expect((await person.call("GET", `/console/api/webinars/${ticketCode}/watch/${chart}?mode=ALL`)).status).toBe(
+        200,
+      );
+    expect((await person.call("GET", `/console/api/webinars/${ticketCode}/watch/viewers.csv?mode=ALL`)).status).toBe(
+      200,
+    );
   });
 
   it("LIVE export while the live runs is refused with the detail query's WATCH_DATA_NOT_FINAL, before any byte", async () => {

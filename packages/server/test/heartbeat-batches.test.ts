@@ -1,5 +1,5 @@
 /**
- * The group commit of heartbeat credits (watch/heartbeat-batcher.ts) on PGlite and PostgreSQL: a batch credits
+ * The group commit of heartbeat credits (watch-data/heartbeat-batcher.ts) on PGlite and PostgreSQL: a batch credits
  * exactly what the same heartbeats and stops credit one by one (the playback guide's rules: cap, pause, the live's
  * end, whole seconds, a stretch credited once across a subject's tabs, a closed session never again), many
  * heartbeats sent at once through the server are each credited as if alone, and a database failure in the middle
@@ -10,8 +10,8 @@ import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { ServiceError } from "../src/errors";
-import { commitHeartbeatBatch, type HeartbeatCall, type PlaybackReport } from "../src/watch/heartbeat-batch";
-import type { WatchSubject } from "../src/watch/subject";
+import { commitHeartbeatBatch, type HeartbeatCall, type PlaybackReport } from "../src/watch-data/heartbeat-batch";
+import type { WatchSubject } from "../src/watch-data/watch-subject";
 import { DATABASE_KINDS } from "./support/databases";
 import { testClock } from "./support/test-clock";
 import { playbackCall } from "./support/playback";

@@ -127,7 +127,7 @@ describe(`operations on ${kind}`, () => {
   });
 
   it("the log filter censors credential shapes even inside messages", async () => {
-    const { scrubCredentials } = await import("../src/log");
+    const { scrubCredentials } = await import("../src/logging/log");
     const line = JSON.stringify({
       msg: "oops lt_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG at https://w.test/w/x#login_ticket=lt_zzzzzzzzzzzzzzzzzzzzzzzzzzzz and Bearer abc.def",
     });

@@ -7,13 +7,13 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openNonceStore } from "../src/auth/nonce-stores";
+import { openNonceStore } from "../src/keys/nonce-stores";
 import { connectDatabase, type DatabaseHandle } from "../src/db/connect";
 import { runStatement, statement } from "../src/db/statements";
 import { systemRuntime } from "../src/runtime";
 import { createViewerUpserter } from "../src/viewers/upsert";
-import { commitHeartbeatBatch } from "../src/watch/heartbeat-batch";
-import type { WatchSubject } from "../src/watch/subject";
+import { commitHeartbeatBatch } from "../src/watch-data/heartbeat-batch";
+import type { WatchSubject } from "../src/watch-data/watch-subject";
 import { createPostgresDatabase } from "./support/databases";
 
 describe("prepared statements on PostgreSQL", () => {

@@ -1,6 +1,7 @@
 /**
- * The server's own OpenAPI documents, admin-openapi.yaml, watch-openapi.yaml and console-openapi.yaml, are authoritative: the
- * checked-in modules are generated from them (drift check), every request example passes the server's body check
+ * The server's own OpenAPI documents, admin-openapi.yaml, watch-openapi.yaml and console-openapi.yaml (the console
+ * contract's, of which this package keeps a copy), are authoritative: the checked-in modules are generated from them
+ * (drift check), every request example passes the server's body check
  * and every response example its schema, every pattern is explained in words, and the facts they share with the
  * Open API spec (ticketCode shape and wording) agree with spec/openapi.yaml.
  */
@@ -10,9 +11,16 @@ import { parse } from "yaml";
 import { bodyChecker } from "../src/http/body-check";
 import * as adminModule from "../src/admin/admin-validators.gen.js";
 import * as watchModule from "../src/watch/watch-validators.gen.js";
-import * as consoleModule from "../src/console/console-validators.gen.js";
-import { renderDocumentModules } from "../scripts/render-document-modules";
-import { createDocumentAjv, loadServerDocument, type DocumentName } from "../scripts/server-document";
+import * as consoleModule from "@org/webinar-console-contract/validators";
+import {
+  CONSOLE_DOCUMENT_COPY,
+  createDocumentAjv,
+  type DocumentName,
+  type GeneratedHere,
+  loadServerDocument,
+  renderConsoleDocumentCopy,
+  renderServerModules,
+} from "../scripts/server-document";
 
 type Json = Record<string, any>;
 
@@ -45,14 +53,24 @@ const generated = {
 
 const spec = parse(readFileSync(new URL("../../../spec/openapi.yaml", import.meta.url), "utf8")) as Json;
 
+describe.each(["admin", "watch"] as GeneratedHere[])("%s-openapi.yaml's modules", (name) => {
+  it("are up to date (run `pnpm --filter @org/webinar-server generate`)", async () => {
+    const loaded = loadServerDocument(name);
+    for (const [file, text] of Object.entries(await renderServerModules({ ...loaded, name })))
+      expect(readFileSync(file, "utf8"), file).toBe(text);
+  });
+});
+
+it("this package's console-openapi.yaml is the console contract's document under its banner (run `pnpm generate`)", () => {
+  expect(readFileSync(CONSOLE_DOCUMENT_COPY, "utf8")).toBe(renderConsoleDocumentCopy());
+});
+
 describe.each(["admin", "watch", "console"] as DocumentName[])("%s-openapi.yaml", (name) => {
   const loaded = loadServerDocument(name);
   const document = loaded.document as Json;
   const modules = generated[name];
 
-  it("the generated modules are up to date (run `pnpm --filter @org/webinar-server generate`)", async () => {
-    for (const [file, text] of Object.entries(await renderDocumentModules(loaded)))
-      expect(readFileSync(file, "utf8"), file).toBe(text);
+  it("the generated modules are of this document: its SHA-256 and its operations", () => {
     expect(modules.sha256).toBe(loaded.sha256);
     expect(Object.keys(modules.operations)).toEqual(loaded.operations.map((operation) => operation.operationId));
   });

@@ -153,7 +153,7 @@ describe.each(DATABASE_KINDS)("login tickets (issueLoginTicket) on %s", (kind) =
       expect(first.body).toMatchObject({ uid: viewer.uid, ticketCode: fixture.merchant.ticketCode });
       expect(first.body.requestId).toBe(first.headers.get("x-request-id"));
       const cookie = first.headers.get("set-cookie") ?? "";
-      expect(cookie).toMatch(/^webinar_session=ws_[A-Za-z0-9_-]{43}; Path=\/w; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+      expect(cookie).toMatch(/^webinar_session=ws_[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/w; HttpOnly; SameSite=Lax$/);
       const session = cookie.split(";")[0]!.split("=")[1]!;
       const stored = await fixture.database.handle.db
         .selectFrom("watch_sessions")

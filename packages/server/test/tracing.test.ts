@@ -3,7 +3,9 @@
  * http/json (a small node:http server here). A signed request sent with a W3C `traceparent` appears in that trace
  * as one span named by its operation, child of the caller's span, with child spans for the verification, the nonce
  * claim and the database statements; no attribute of any span carries the secret, the signature, the nonce, a
- * login ticket, the phone number or the body. Without those variables the server makes no span.
+ * login ticket, the phone number or the body. A request-log batch is one root span with its statement under it,
+ * and no statement is a root span of its own; a request its caller did not sample makes no span at all. Without
+ * those variables the server makes no span.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -178,6 +180,51 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     );
     for (const [what, value] of Object.entries(secrets))
       expect({ what, found: everyValue.filter((text) => text.includes(value)) }).toEqual({ what, found: [] });
+  });
+
+  it("a request-log batch is one root span with its statement under it; no statement is a root span", async () => {
+    const merchant = await adminMerchant(server.url);
+    const traceparent = `00-${hex(16)}-${hex(8)}-01`;
+    const upsert = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "b-1" },
+      traceparent,
+    );
+    expect(upsert.status).toBe(200);
+    const batch = await waitForSpanNamed(receiver, "request log batch");
+    expect(batch.parentSpanId ?? "").toBe("");
+    const statements = await spansOfTrace(receiver, batch.traceId, ["request log batch", "db WITH"]);
+    expect(statements.filter((span) => span.name.startsWith("db ")).map((span) => span.parentSpanId)).toEqual(
+      statements.filter((span) => span.name.startsWith("db ")).map(() => batch.spanId),
+    );
+    const rootStatements = receiver.spans.filter((span) => span.name.startsWith("db ") && !span.parentSpanId);
+    expect(rootStatements.map((span) => span.name)).toEqual([]);
+  });
+
+  it("a request its caller did not sample makes no span at all, neither its own nor its statements'", async () => {
+    const merchant = await adminMerchant(server.url);
+    const unsampled = hex(16);
+    const answer = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "unsampled-1" },
+      `00-${unsampled}-${hex(8)}-00`,
+    );
+    expect(answer.status).toBe(200);
+    // A sampled request sent after it is received: the exports in between are in too.
+    const sampled = hex(16);
+    await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "sampled-1" },
+      `00-${sampled}-${hex(8)}-01`,
+    );
+    await spansOfTrace(receiver, sampled, ["upsertViewer", "verify request"]);
+    expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
   });
 
   it("admin, watch and health requests are spans named by their operation too", async () => {

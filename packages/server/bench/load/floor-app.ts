@@ -16,8 +16,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createGroupCommit, type GroupCommit } from "@org/webinar-validator";
-import { MAX_BATCH_SIZE, MAX_WAIT_MS } from "../../src/watch/heartbeat-batcher";
+import { createGroupCommit, type GroupCommit } from "@org/webinar-internal/group-commit";
+import { MAX_BATCH_SIZE, MAX_WAIT_MS } from "../../src/watch-data/heartbeat-batcher";
 import { type FloorDatabase, openFloorDatabase } from "./floor-database";
 import { createFloorSchema, FLOOR_MERCHANT_ID } from "./floor-schema";
 import { BATCHED_HEARTBEAT_FLOOR_PATH, HEARTBEAT_PATH } from "./operations";

@@ -59,8 +59,9 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
                                                             and compare the Open API rows' server/floor ratios
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
-  --tracing              measure each operation again on a server with tracing on (OTLP to a local sink), each
-                         beside the floor measured with it: the cost of tracing on and off (no two-process rows)
+  --tracing              measure each operation again on servers with tracing on (every span exported to a local
+                         OTLP sink; then 10% sampled) and with the request log off, each beside the floor
+                         measured with it: the costs of tracing and of the request log (no two-process rows)
 `;
 
 /** A whole number from a flag or variable: autocannon ends its runs on whole seconds. */

@@ -47,17 +47,26 @@ export interface TwoProcessRow {
   ratio: number;
 }
 
-/** One operation with tracing off and on, each beside the floor measured right after it. */
+/**
+ * One operation on the ordinary server (request log on, tracing off) and on a variant of it (tracing on, sampled
+ * or not, or the request log off), each beside the floor measured right after it.
+ */
 export interface TracingRow {
   database: DatabaseKind;
   operation: OperationId;
   label: string;
+  /** What the variant server changes. */
+  variant: string;
   off: Figures;
   floorWithOff: Figures;
   on: Figures;
   floorWithOn: Figures;
   offToFloor: number;
   onToFloor: number;
+  /** The share of throughput (over the floor) the feature costs: tracing's, or the request log's. */
+  cost: number;
+  /** The most `cost` may be. */
+  goal: number;
 }
 
 export interface ProfileRow {
@@ -303,9 +312,43 @@ interface DatabaseRun {
   tracing: TracingRow[];
 }
 
+/** A server variant of `--tracing`, measured against the ordinary server. */
+interface Variant {
+  name: string;
+  env: (sinkUrl: string) => Record<string, string>;
+  /** The feature's cost from the ratios over the floor of the ordinary server and of the variant. */
+  cost: (ordinary: number, variant: number) => number;
+  goal: number;
+}
+
+const traced = (sinkUrl: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" });
+
+/** Tracing every span, tracing 10% (the sampler decides per trace), and the request log's own cost. */
+const VARIANTS: readonly Variant[] = [
+  { name: "traced, every span", env: traced, cost: (ordinary, on) => 1 - on / ordinary, goal: 0.2 },
+  {
+    name: "traced, 10% sampled",
+    env: (sinkUrl) => ({
+      ...traced(sinkUrl),
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.1",
+    }),
+    cost: (ordinary, on) => 1 - on / ordinary,
+    goal: 0.05,
+  },
+  {
+    name: "request log off",
+    env: () => ({ WEBINAR_REQUEST_LOG: "false" }),
+    // The ordinary server writes the log: its cost is what the server without it gains.
+    cost: (ordinary, off) => 1 - ordinary / off,
+    goal: 0.05,
+  },
+];
+
 /**
- * `--tracing`: the untraced server is stopped and one with tracing on (OTEL_* pointing at `sinkUrl`) starts on the
- * same data; each operation is measured on it and then on the floor again.
+ * `--tracing`: the ordinary server is stopped and each variant starts in turn on the same data; each operation is
+ * measured on it and then on the floor again. The request log's variant runs only when the ordinary server
+ * writes the log.
  */
 async function benchTracing(
   options: LoadBenchOptions,
@@ -316,29 +359,34 @@ async function benchTracing(
   sinkUrl: string,
 ): Promise<TracingRow[]> {
   await untraced.server.stop();
-  progress(`${database}: the same server with tracing on (OTLP to a local sink)`);
-  const tracedEnv = { ...storage.server, OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" };
-  const traced: Target = {
-    process: await startServer(options, tracedEnv, storage.secretKey),
-    fixture: untraced.fixture,
-  };
   const rows: TracingRow[] = [];
-  for (const row of untraced.rows) {
-    const operation = operationById(row.operation);
-    const on = await measure(operation, [traced], settingsOf(options));
-    const floorWithOn = await measure(operation, [floor], settingsOf(options));
-    progress(`  [${database}] ${operation.label}: traced server ${describe(on)}, floor ${describe(floorWithOn)}`);
-    rows.push({
-      database,
-      operation: row.operation,
-      label: row.label,
-      off: row.server,
-      floorWithOff: row.floor,
-      on,
-      floorWithOn,
-      offToFloor: row.serverToFloor,
-      onToFloor: on.requestsPerSecond / floorWithOn.requestsPerSecond,
-    });
+  for (const variant of VARIANTS) {
+    if (variant.name === "request log off" && !options.requestLog) continue;
+    progress(`${database}: the same server, ${variant.name}`);
+    const server = await startServer(options, { ...storage.server, ...variant.env(sinkUrl) }, storage.secretKey);
+    const target: Target = { process: server, fixture: untraced.fixture };
+    for (const row of untraced.rows) {
+      const operation = operationById(row.operation);
+      const on = await measure(operation, [target], settingsOf(options));
+      const floorWithOn = await measure(operation, [floor], settingsOf(options));
+      progress(`  [${database}] ${operation.label}: ${variant.name} ${describe(on)}, floor ${describe(floorWithOn)}`);
+      const onToFloor = on.requestsPerSecond / floorWithOn.requestsPerSecond;
+      rows.push({
+        database,
+        operation: row.operation,
+        label: row.label,
+        variant: variant.name,
+        off: row.server,
+        floorWithOff: row.floor,
+        on,
+        floorWithOn,
+        offToFloor: row.serverToFloor,
+        onToFloor,
+        cost: variant.cost(row.serverToFloor, onToFloor),
+        goal: variant.goal,
+      });
+    }
+    await server.stop();
   }
   return rows;
 }

@@ -1,9 +1,12 @@
 /**
  * A person in the console, over HTTP as the browser app talks to it: the session cookie kept between requests,
- * `Origin` set to the server's own on every request (a browser sends it on unsafe ones), and helpers for invites
- * through the admin API.
+ * `Origin` set to the server's own on every request (a browser sends it on unsafe ones), the client address it
+ * comes from through `X-Forwarded-For` (for a server that trusts 127.0.0.1 as its proxy), and helpers for invites
+ * through the admin API and for the codes of an authenticator app.
  */
-import { consoleOperations } from "../../src/console/console-validators.gen.js";
+import { consoleOperations } from "@org/webinar-console-contract/validators";
+import { Secret, TOTP } from "otpauth";
+import { checkDocumentAnswer } from "./document-answers";
 import type { TestServer } from "./harness";
 
 export interface ConsoleAnswer {
@@ -27,14 +30,32 @@ export interface ConsolePersonClient {
 
 export const STRONG_PASSWORD = "correct horse battery staple";
 
-export function consolePerson(api: Pick<TestServer, "url">, initialCookie?: string): ConsolePersonClient {
+/** The code an authenticator app shows at `nowMs` for a base32 secret (otpauth, as such apps compute it). */
+export function totpCode(secret: string, nowMs: number): string {
+  return new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({
+    timestamp: nowMs,
+  });
+}
+
+/**
+ * A browser of the console; `forwardedFor` is the client address a trusted proxy would forward (sent as
+ * `X-Forwarded-For` on every request).
+ */
+export function consolePerson(
+  api: Pick<TestServer, "url">,
+  initialCookie?: string,
+  forwardedFor?: string,
+): ConsolePersonClient {
   let cookie = initialCookie;
   return {
     get cookie() {
       return cookie;
     },
     async call(method, path, body, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
+      const headers: Record<string, string> = {
+        ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }),
+        ...options.headers,
+      };
       const origin = options.origin === undefined ? api.url : options.origin;
       if (origin !== null) headers.origin = origin;
       if (cookie !== undefined) headers.cookie = `webinar_console=${cookie}`;
@@ -49,6 +70,7 @@ export function consolePerson(api: Pick<TestServer, "url">, initialCookie?: stri
         if (match !== null) cookie = match[2] === "0" ? undefined : match[1];
       }
       const text = await response.text();
+      checkDocumentAnswer("console", { method, path }, { status: response.status, headers: response.headers, text });
       const isJson = response.headers.get("content-type")?.startsWith("application/json") ?? false;
       return {
         status: response.status,
@@ -73,25 +95,35 @@ export async function signedInPerson(
   merchantId: string,
   email: string,
   role: "OWNER" | "ANALYST" = "OWNER",
-): Promise<ConsolePersonClient> {
+  forwardedFor?: string,
+): Promise<ConsolePersonClient & { userId: string }> {
   const invite = await api.admin("POST", `/admin/v1/merchants/${merchantId}/console-users`, { email, role });
   if (invite.status !== 201) throw new Error(`invite: ${invite.status} ${JSON.stringify(invite.body)}`);
-  const person = consolePerson(api);
+  const person = consolePerson(api, undefined, forwardedFor);
   const accepted = await person.call("POST", "/console/api/session/invite", {
     token: inviteToken(invite.body.inviteUrl),
     password: STRONG_PASSWORD,
   });
   if (accepted.status !== 200) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
-  return person;
+  return Object.assign(person, { userId: invite.body.userId as string });
 }
 
 /** A request of each operation with path parameters filled in and a body its schema accepts. */
 export function sampleCall(operationId: keyof typeof consoleOperations, ticketCode: string, apiKey: string) {
   const { method, path } = consoleOperations[operationId];
-  const filled = path.replace("{ticketCode}", ticketCode).replace("{apiKey}", apiKey);
+  const filled = path
+    .replace("{ticketCode}", ticketCode)
+    .replace("{apiKey}", apiKey)
+    .replace("{userId}", "cu_nobody")
+    .replace("{sessionId}", "ses_nobody");
   const bodies: Partial<Record<keyof typeof consoleOperations, unknown>> = {
     acceptInvite: { token: "inv_unknown", password: STRONG_PASSWORD },
     signIn: { email: "nobody@example.com", password: "whatever-password" },
+    confirmPassword: { password: "whatever-password" },
+    confirmTwoFactorEnrollment: { code: "123456" },
+    invitePerson: { email: "someone@example.com", role: "ANALYST" },
+    changePersonRole: { role: "ANALYST" },
+    setTwoFactorRequirement: { required: false },
     setLanguage: { language: "zh-CN" },
     rollApiKey: { graceSeconds: 60 },
     setWebinarStatus: { status: "HIDDEN" },

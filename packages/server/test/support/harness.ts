@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config";
 import type { DatabaseHandle } from "../../src/db/connect";
 import { announce, createServer, createServerOn, type ServerOptions, type WebinarServer } from "../../src/server";
 import { checkAnswer, contractCheckingFetch } from "./contract";
+import { checkDocumentAnswer } from "./document-answers";
 import type { TestDatabase } from "./databases";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -81,6 +82,12 @@ export interface SignedOptions {
   omit?: string[];
 }
 
+/**
+ * Console passwords in tests: scrypt at 1/128 of OWASP's N, so the many sign-ins of the console's tests cost
+ * milliseconds. The built server's own tests (the console app's, run against `webinar-server`) check the default.
+ */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 } as const;
+
 export interface TestServerOptions extends ServerOptions {
   /**
    * The server's database: the test file's open handle (default), another open handle, or `"own"`: the server
@@ -109,7 +116,7 @@ export async function startTestServer(
   });
   const logs = new Capture();
   const stdout = new Capture();
-  const serverOptions = { logDestination: logs, ...options };
+  const serverOptions = { logDestination: logs, passwordCost: TEST_PASSWORD_COST, ...options };
   const created =
     handle === "own"
       ? await createServer(config, serverOptions)
@@ -156,6 +163,7 @@ function adminCaller(url: string): TestServer["admin"] {
       ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
+    checkDocumentAnswer("admin", { method, path }, { status: response.status, headers: response.headers, text });
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
   };
 }

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { createPostgresDatabase } from "./databases";
 import { ADMIN_TOKEN, SECRET_KEY } from "./harness";
 
 /** The built command-line entry. */
@@ -153,4 +154,31 @@ export async function adminMerchant(
     ticketCode: string;
   };
   return { merchantId, ...key, ticketCode };
+}
+
+/** Two server processes on one new PostgreSQL database, for what must hold across processes. */
+export interface TwoProcesses {
+  readonly servers: readonly [ServerProcess, ServerProcess];
+  /** The database's URL, to look at what both wrote. */
+  readonly databaseUrl: string;
+  /** Stops both and drops the database. */
+  stop(): Promise<void>;
+}
+
+export async function startTwoProcessesOnPostgres(label: string, env: Record<string, string>): Promise<TwoProcesses> {
+  const database = await createPostgresDatabase(label);
+  const started: ServerProcess[] = [];
+  const stop = async () => {
+    for (const server of started) await server.stop();
+    await database.drop();
+  };
+  try {
+    // One after the other: the first one migrates the new database.
+    for (let index = 0; index < 2; index += 1)
+      started.push(await startServerProcess({ ...env, DATABASE_URL: database.url }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { servers: started as [ServerProcess, ServerProcess], databaseUrl: database.url, stop };
 }
