@@ -1,20 +1,29 @@
-/** The console's entry: the query cache, the language, the router and the app, mounted into index.html. */
-import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+/** The console's entry: the query cache, the language and the router, mounted into index.html. */
+import { matchQuery, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { errorCodeOf } from "./api/console-api";
-import { App } from "./app";
+import { type ConsoleErrorCode, errorCodeOf } from "./api/console-api";
+import { meQuery } from "./api/session";
 import { I18nProvider } from "./i18n/i18n";
-import { RouterProvider } from "./routing/router";
+import { router } from "./routes/router";
 import "./styles.css";
 
+const ME_CHANGES: ReadonlySet<ConsoleErrorCode> = new Set<ConsoleErrorCode>([
+  "CONSOLE_UNAUTHORIZED",
+  "TENANT_SUSPENDED",
+  "CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED",
+]);
+
 const queryClient: QueryClient = new QueryClient({
-  // A session that ended (signed out elsewhere, expired) makes any call answer CONSOLE_UNAUTHORIZED: asking getMe
-  // again lets the app send the person to sign in.
+  // A session that ended (signed out elsewhere, expired, the person removed) makes any call answer
+  // CONSOLE_UNAUTHORIZED, a suspended merchant TENANT_SUSPENDED, a new requirement of two-step sign-in
+  // CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED: asking getMe again lets the signed-in frame show what to do.
   queryCache: new QueryCache({
     onError: (error, query) => {
-      if (errorCodeOf(error) === "CONSOLE_UNAUTHORIZED" && query.queryKey[1] !== "/console/api/me")
-        void queryClient.invalidateQueries({ queryKey: ["get", "/console/api/me"] });
+      const code = errorCodeOf(error);
+      if (code !== undefined && ME_CHANGES.has(code) && !matchQuery({ queryKey: meQuery.queryKey }, query))
+        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     },
   }),
   defaultOptions: {
@@ -32,9 +41,7 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <I18nProvider>
-        <RouterProvider>
-          <App />
-        </RouterProvider>
+        <RouterProvider router={router} />
       </I18nProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { createWebinarClient, type WebinarClient } from "@org/webinar-client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, pageProblems, screenshot, seriousAxeViolations } from "./support/browser";
+import { checkPage, launchChromium, pageProblems } from "./support/browser";
 import { type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
 
 const PASSWORD = "correct horse battery";
@@ -114,11 +114,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function checkPage(name: string): Promise<void> {
-  expect(await seriousAxeViolations(page), `axe on ${name}`).toEqual([]);
-  expect(problems, `problems on ${name}`).toEqual([]);
-  await screenshot(page, name);
-}
+/** The checks every page gets (support/browser.ts), then its screenshot. */
+const checkThisPage = (name: string) => checkPage(page, problems, name);
 
 /** What a chart holds, as the chart itself reports it after drawing (its `data-chart`). */
 async function chartData(name: string): Promise<{ categories: string[]; series: { data: number[] }[] }> {
@@ -147,7 +144,7 @@ describe("the merchant console, watch data", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       await card.getByRole("link", { name: `/w/${ticketCode}` }).getAttribute("href"),
     );
-    await checkPage("webinars");
+    await checkThisPage("webinars");
 
     await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
     await page.getByRole("heading", { level: 1, name: "Watch data: Spring launch" }).waitFor();
@@ -192,7 +189,7 @@ describe("the merchant console, watch data", () => {
       pageSize: 10,
     });
     await expect.poll(tableUids).toEqual(first.items.map((record) => record.uid));
-    await checkPage("watch-data");
+    await checkThisPage("watch-data");
     await page.getByRole("button", { name: "Next page" }).click();
     const second = await client.queryViewerWatch({
       ticketCode,
@@ -220,6 +217,57 @@ describe("the merchant console, watch data", () => {
     await page.getByLabel("Sort by").selectOption("FIRST_WATCHED_ASC");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect.poll(tableUids).toEqual([uids[4]]);
+  });
+
+  it("keeps the mode, the query and the page in the address: reload and back show the same page", async () => {
+    const firstOf = async (playbackMode: "ALL" | "REPLAY") =>
+      client.queryViewerWatch({ ticketCode, playbackMode, sort: "WATCH_SECONDS_DESC", pageSize: 10 });
+    const allFirst = await firstOf("ALL");
+    const allSecond = await client.queryViewerWatch({
+      ticketCode,
+      playbackMode: "ALL",
+      sort: "WATCH_SECONDS_DESC",
+      pageSize: 10,
+      cursor: allFirst.nextCursor!,
+    });
+    const replayFirst = await firstOf("REPLAY");
+    const uidsOf = (answer: { items: { uid: number }[] }) => answer.items.map((record) => record.uid);
+    const pageNumber = page.getByRole("navigation", { name: "Pages of viewers" }).getByRole("status");
+    /** The table shows `expected`, the pager says `number`, the mode's radio is checked: on screen and on reload. */
+    const shows = async (mode: string, number: number, expected: number[]) => {
+      await expect.poll(tableUids).toEqual(expected);
+      expect(await pageNumber.textContent()).toBe(`Page ${number}`);
+      expect(await page.getByRole("radio", { name: mode, exact: true }).isChecked()).toBe(true);
+      expect(await page.getByRole("alert").count()).toBe(0);
+    };
+
+    await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
+    await page.getByLabel("Rows per page").selectOption("10");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await shows("Live and replay", 1, uidsOf(allFirst));
+    await page.getByRole("button", { name: "Next page" }).click();
+    await shows("Live and replay", 2, uidsOf(allSecond));
+    expect(new URL(page.url()).searchParams.get("cursors")).toBe(JSON.stringify([allFirst.nextCursor]));
+
+    // A new mode is a new query: its first page, never the old query's cursor (queryViewers would refuse it).
+    await page.getByRole("radio", { name: "Replay", exact: true }).check();
+    await shows("Replay", 1, uidsOf(replayFirst));
+    expect(new URL(page.url()).searchParams.has("cursors")).toBe(false);
+    await page.reload();
+    await shows("Replay", 1, uidsOf(replayFirst));
+    expect(await page.getByLabel("Rows per page").inputValue()).toBe("10");
+
+    await page.goBack();
+    await shows("Live and replay", 2, uidsOf(allSecond));
+    await page.reload();
+    await shows("Live and replay", 2, uidsOf(allSecond));
+    await page.goBack();
+    await shows("Live and replay", 1, uidsOf(allFirst));
+    await page.goForward();
+    await page.goForward();
+    await shows("Replay", 1, uidsOf(replayFirst));
+    await page.getByRole("radio", { name: "Live and replay" }).check();
+    await shows("Live and replay", 1, uidsOf(allFirst));
   });
 
   it("exports every record of the mode as CSV", async () => {
@@ -293,6 +341,7 @@ describe("the merchant console, watch data", () => {
 
   it("shows an ANALYST every webinar and its watch data without a control to change anything", async () => {
     const analyst = await signedInPage("ANALYST");
+    const analystProblems = pageProblems(analyst);
     const card = analyst.locator(`article[data-ticket-code="${ticketCode}"]`);
     await card.getByRole("heading", { name: "Spring launch" }).waitFor();
     await analyst.getByText("You have read-only access (Analyst)", { exact: false }).waitFor();
@@ -300,15 +349,13 @@ describe("the merchant console, watch data", () => {
     expect(await card.getByRole("button").allTextContents()).toEqual(["Copy link"]);
     await card.getByRole("link", { name: "Watch data of Spring launch" }).click();
     await analyst.locator('[data-scope="ALL"] [data-field="dataState"]').waitFor();
-    // On a phone's width the page scrolls down only; wide tables scroll inside their own box.
-    await analyst.setViewportSize({ width: 390, height: 844 });
     await analyst.locator('[data-chart-name="concurrency"][data-chart]').waitFor();
-    expect(await analyst.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await analyst.setViewportSize({ width: 1280, height: 900 });
+    await analyst.getByTestId("viewers").waitFor();
+    await checkPage(analyst, analystProblems, "watch data (ANALYST)", { screenshot: false });
     await analyst.getByRole("link", { name: "API keys" }).click();
     await analyst.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
     expect(await analyst.getByRole("button", { name: "Create API key" }).count()).toBe(0);
-    expect(await seriousAxeViolations(analyst)).toEqual([]);
+    await checkPage(analyst, analystProblems, "API keys (ANALYST)", { screenshot: false });
     await analyst.context().close();
   });
 });

@@ -6,19 +6,36 @@
  */
 import createFetchClient from "openapi-fetch";
 import createQueryClient from "openapi-react-query";
-import type { components, paths } from "./console-openapi";
+import type { components, paths } from "@org/webinar-console-contract";
+import { recentPasswordRetry } from "./recent-password-retry";
 
 /** The typed fetch client (paths in the document already start with `/console/api/`). */
 export const consoleFetch = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });
+consoleFetch.use(recentPasswordRetry);
 
-/** Queries and mutations of the console API, typed by operation path. */
+/**
+ * Queries and mutations of the console API, typed by operation path. Its query keys are `[method, path, init]`:
+ * `consoleApi.queryOptions(method, path).queryKey` names every query of an operation, for an invalidation.
+ */
 export const consoleApi = createQueryClient(consoleFetch);
+
+/**
+ * The paging of a list operation (listAuditEvents, listRequests, listWebinars) for `consoleApi.useInfiniteQuery`:
+ * the first page is asked without a cursor (openapi-fetch leaves a null parameter out), each next one with the
+ * page before's `nextCursor`.
+ */
+export const CURSOR_PAGES = {
+  initialPageParam: null,
+  getNextPageParam: (page: { nextCursor?: string }) => page.nextCursor,
+};
 
 export type Schemas = components["schemas"];
 export type ErrorEnvelope = Schemas["ErrorEnvelope"];
 export type ConsoleErrorCode = Schemas["ConsoleErrorCode"];
 export type Webinar = Schemas["Webinar"];
 export type Mode = Schemas["Mode"];
+export type Person = Schemas["Person"];
+export type Role = Schemas["Role"];
 
 /** The error code of a failed call (openapi-react-query throws the answer's body), if it is the envelope. */
 export function errorCodeOf(error: unknown): ConsoleErrorCode | undefined {

@@ -3,7 +3,7 @@
  * downloads the streamed file itself, with the session cookie), so it is built here from the operation's path,
  * which the generated types tie to that operation.
  */
-import type { operations, paths } from "./console-openapi";
+import type { operations, paths } from "@org/webinar-console-contract";
 import type { Mode } from "./console-api";
 
 const EXPORT_VIEWERS = "/console/api/webinars/{ticketCode}/watch/viewers.csv" satisfies keyof paths;

@@ -1,12 +1,26 @@
 /** Who is signed in (getMe), shared by the shell, the role checks of each page and the language choice. */
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { consoleApi, type Schemas } from "./console-api";
 
 export type Me = Schemas["Me"];
 
-/** The signed-in person; fails with CONSOLE_UNAUTHORIZED without a session (never retried). */
+/**
+ * How often an open page asks getMe again: a person removed, a session ended elsewhere or a merchant suspended
+ * shows within this time even on a page that makes no other request (and at once when the window gets focus).
+ */
+export const ME_REFRESH_MS = 15_000;
+
+/** getMe; fails with CONSOLE_UNAUTHORIZED without a session (never retried). */
+export const meQuery = consoleApi.queryOptions(
+  "get",
+  "/console/api/me",
+  {},
+  { retry: false, staleTime: 60_000, refetchInterval: ME_REFRESH_MS, refetchOnWindowFocus: "always" },
+);
+
+/** The signed-in person. */
 export function useMe() {
-  return consoleApi.useQuery("get", "/console/api/me", {}, { retry: false, staleTime: 60_000 });
+  return useQuery(meQuery);
 }
 
 /** Whether the signed-in person may change anything (OWNER); an ANALYST reads only. */

@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import { consoleApi, type Mode } from "../api/console-api";
 import { ErrorMessage } from "../components/error-message";
-import { useI18n } from "../i18n/i18n";
+import { useIntl } from "react-intl";
 import { type ChartOption, EChart } from "./echart";
 
 interface ChartsProps {
@@ -28,7 +28,7 @@ function ChartFigure({
   option: ChartOption;
   rows: [string, string][];
 }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   return (
     <figure className="card chart-figure">
       <figcaption>
@@ -36,7 +36,7 @@ function ChartFigure({
       </figcaption>
       <EChart name={name} option={option} label={title} />
       <details>
-        <summary>{t("charts.asTable", { title })}</summary>
+        <summary>{formatMessage({ id: "charts.asTable" }, { title })}</summary>
         <table className="compact">
           <tbody>
             {rows.map(([label, value]) => (
@@ -64,7 +64,7 @@ function barOption(categories: string[], seriesName: string, values: number[], h
 }
 
 export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps) {
-  const { t, formatNumber, language } = useI18n();
+  const { formatMessage, formatNumber, formatTime } = useIntl();
   const init = { params: { path: { ticketCode }, query: { mode } } };
   const options = { refetchInterval: refreshMs };
   const concurrency = consoleApi.useQuery("get", "/console/api/webinars/{ticketCode}/watch/concurrency", init, options);
@@ -75,18 +75,17 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
     options,
   );
   const devices = consoleApi.useQuery("get", "/console/api/webinars/{ticketCode}/watch/devices", init, options);
-  const minuteFormat = new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit" });
 
   const figures: ReactNode[] = [];
   if (concurrency.data !== undefined) {
     const points = concurrency.data.points;
-    const minutes = points.map((point) => minuteFormat.format(new Date(point.minute)));
+    const minutes = points.map((point) => formatTime(point.minute, { hour: "2-digit", minute: "2-digit" }));
     const viewers = points.map((point) => point.viewers);
     figures.push(
       <ChartFigure
         key="concurrency"
         name="concurrency"
-        title={t("charts.concurrency")}
+        title={formatMessage({ id: "charts.concurrency" })}
         option={{
           grid: GRID,
           xAxis: { type: "category", data: minutes, boundaryGap: false },
@@ -94,7 +93,7 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
           series: [
             {
               type: "line",
-              name: t("charts.viewers"),
+              name: formatMessage({ id: "charts.viewers" }),
               data: viewers,
               step: "middle",
               areaStyle: {},
@@ -111,24 +110,24 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
     const minutes = (seconds: number) => formatNumber(seconds / 60);
     const labels = buckets.map((bucket) =>
       bucket.maxSeconds === null
-        ? t("charts.bucketOver", { min: minutes(bucket.minSeconds) })
-        : t("charts.bucket", { min: minutes(bucket.minSeconds), max: minutes(bucket.maxSeconds) }),
+        ? formatMessage({ id: "charts.bucketOver" }, { min: minutes(bucket.minSeconds) })
+        : formatMessage({ id: "charts.bucket" }, { min: minutes(bucket.minSeconds), max: minutes(bucket.maxSeconds) }),
     );
     const subjects = buckets.map((bucket) => bucket.subjects);
     figures.push(
       <ChartFigure
         key="distribution"
         name="distribution"
-        title={t("charts.distribution")}
-        option={barOption(labels, t("charts.subjects"), subjects)}
+        title={formatMessage({ id: "charts.distribution" })}
+        option={barOption(labels, formatMessage({ id: "charts.subjects" }), subjects)}
         rows={labels.map((label, index) => [label, formatNumber(subjects[index] ?? 0)])}
       />,
     );
   }
   if (devices.data !== undefined)
     for (const [name, entries, title] of [
-      ["devices", devices.data.deviceTypes, t("charts.devices")],
-      ["protocols", devices.data.protocols, t("charts.protocols")],
+      ["devices", devices.data.deviceTypes, formatMessage({ id: "charts.devices" })],
+      ["protocols", devices.data.protocols, formatMessage({ id: "charts.protocols" })],
     ] as const) {
       const names = entries.map((entry) => entry.name);
       const sessions = entries.map((entry) => entry.sessions);
@@ -137,7 +136,7 @@ export default function WatchCharts({ ticketCode, mode, refreshMs }: ChartsProps
           key={name}
           name={name}
           title={title}
-          option={barOption(names, t("charts.sessions"), sessions, true)}
+          option={barOption(names, formatMessage({ id: "charts.sessions" }), sessions, true)}
           rows={names.map((label, index) => [label, formatNumber(sessions[index] ?? 0)])}
         />,
       );

@@ -3,7 +3,7 @@
  * opened with showModal, so focus moves into it, stays there and Escape cancels.
  */
 import { type ReactNode, useEffect, useId, useRef } from "react";
-import { useI18n } from "../i18n/i18n";
+import { useIntl } from "react-intl";
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -16,7 +16,7 @@ export interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, busy }: ConfirmDialogProps) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -34,7 +34,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
           {confirmLabel}
         </button>
         <button type="button" className="secondary" onClick={onCancel}>
-          {t("common.cancel")}
+          {formatMessage({ id: "common.cancel" })}
         </button>
       </div>
     </dialog>

@@ -1,9 +1,9 @@
 /** Copies a text to the clipboard and says so in a polite live region. */
 import { useState } from "react";
-import { useI18n } from "../i18n/i18n";
+import { useIntl } from "react-intl";
 
 export function CopyButton({ text, label }: { text: string; label: string }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
@@ -19,7 +19,11 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         {label}
       </button>
       <span role="status" className="copy-status">
-        {state === "copied" ? t("common.copied") : state === "failed" ? t("common.copyFailed") : ""}
+        {state === "copied"
+          ? formatMessage({ id: "common.copied" })
+          : state === "failed"
+            ? formatMessage({ id: "common.copyFailed" })
+            : ""}
       </span>
     </>
   );

@@ -1,7 +1,7 @@
 /** A failed call in words: the message of its error code in the chosen language, and its requestId to quote. */
 import { type ConsoleErrorCode, errorCodeOf, errorDetailsOf, errorRequestIdOf } from "../api/console-api";
 import type { MessageKey } from "../i18n/catalogue";
-import { useI18n } from "../i18n/i18n";
+import { useIntl } from "react-intl";
 
 // Typed by the generated error codes: a code added to the console API's document fails the build until it has words.
 const MESSAGES: Record<ConsoleErrorCode, MessageKey> = {
@@ -23,15 +23,30 @@ const MESSAGES: Record<ConsoleErrorCode, MessageKey> = {
   WATCH_DATA_UNAVAILABLE: "error.WATCH_DATA_UNAVAILABLE",
   STORAGE_UNAVAILABLE: "error.STORAGE_UNAVAILABLE",
   INTERNAL_ERROR: "error.INTERNAL_ERROR",
+  CONSOLE_SECOND_FACTOR_REQUIRED: "error.CONSOLE_SECOND_FACTOR_REQUIRED",
+  CONSOLE_BUSY: "error.CONSOLE_BUSY",
+  CONSOLE_PASSWORD_TOO_COMMON: "error.CONSOLE_PASSWORD_TOO_COMMON",
+  CONSOLE_REAUTHENTICATION_REQUIRED: "error.CONSOLE_REAUTHENTICATION_REQUIRED",
+  CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED: "error.CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED",
+  CONSOLE_TWO_FACTOR_CODE_INVALID: "error.CONSOLE_TWO_FACTOR_CODE_INVALID",
+  CONSOLE_TWO_FACTOR_NOT_STARTED: "error.CONSOLE_TWO_FACTOR_NOT_STARTED",
+  CONSOLE_TWO_FACTOR_NOT_ENABLED: "error.CONSOLE_TWO_FACTOR_NOT_ENABLED",
+  CONSOLE_TWO_FACTOR_MANDATORY: "error.CONSOLE_TWO_FACTOR_MANDATORY",
+  CONSOLE_EMAIL_TAKEN: "error.CONSOLE_EMAIL_TAKEN",
+  CONSOLE_LAST_OWNER: "error.CONSOLE_LAST_OWNER",
+  CONSOLE_PERSON_NOT_FOUND: "error.CONSOLE_PERSON_NOT_FOUND",
+  CONSOLE_PERSON_ACTIVE: "error.CONSOLE_PERSON_ACTIVE",
+  CONSOLE_SESSION_NOT_FOUND: "error.CONSOLE_SESSION_NOT_FOUND",
+  TENANT_SUSPENDED: "error.TENANT_SUSPENDED",
 };
 
 /** What went wrong, as text; the server's own words are added for REQUEST_INVALID (they name the field). */
 export function useErrorText(): (error: unknown) => string {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   return (error) => {
     const code = errorCodeOf(error);
-    if (code === undefined) return t("error.network");
-    const words = t(MESSAGES[code], { minutes: retryAfterMinutes(error) });
+    if (code === undefined) return formatMessage({ id: "error.network" });
+    const words = formatMessage({ id: MESSAGES[code] }, { minutes: retryAfterMinutes(error) });
     const details = code === "REQUEST_INVALID" ? fieldErrors(error) : "";
     return details === "" ? words : `${words} ${details}`;
   };
@@ -54,13 +69,15 @@ function fieldErrors(error: unknown): string {
 
 /** An alert saying what went wrong, with the requestId the operator can look up. */
 export function ErrorMessage({ error }: { error: unknown }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const text = useErrorText()(error);
   const requestId = errorRequestIdOf(error);
   return (
     <p role="alert" className="error">
       {text}
-      {requestId === undefined ? null : <span className="request-id"> {t("error.requestId", { requestId })}</span>}
+      {requestId === undefined ? null : (
+        <span className="request-id"> {formatMessage({ id: "error.requestId" }, { requestId })}</span>
+      )}
     </p>
   );
 }

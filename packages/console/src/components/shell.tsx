@@ -1,65 +1,66 @@
 /**
  * The frame of every signed-in page: a skip link, the merchant and the person, the navigation, the language and
- * signing out (here or on every device). Moving to another page moves focus to its main region, so a screen
+ * signing out (here or on every device), and the password dialog a change that needs a recent password opens. Moving to another page moves focus to its main region, so a screen
  * reader starts reading the new page.
  */
+import { Link, useLocation, useNavigate } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useRef } from "react";
+import { useIntl } from "react-intl";
 import { consoleApi } from "../api/console-api";
 import { type Me, useResetSession } from "../api/session";
-import { useI18n } from "../i18n/i18n";
-import { Link, useRouter } from "../routing/router";
-import type { Route } from "../routing/routes";
+import type { MessageKey } from "../i18n/catalogue";
 import { LanguageSwitcher } from "./language-switcher";
+import { PasswordDialog } from "./password-dialog";
 
-const NAVIGATION: { route: Route; label: "nav.webinars" | "nav.apiKeys" | "nav.requests" }[] = [
-  { route: { page: "webinars" }, label: "nav.webinars" },
-  { route: { page: "apiKeys" }, label: "nav.apiKeys" },
-  { route: { page: "requests" }, label: "nav.requests" },
-];
-
-function isCurrent(current: Route, item: Route): boolean {
-  return current.page === item.page || (current.page === "watchData" && item.page === "webinars");
-}
+// A link is marked current (aria-current) on its page and the pages under it: Webinars on a webinar's watch data.
+const NAVIGATION = [
+  { to: "/webinars", label: "nav.webinars" },
+  { to: "/api-keys", label: "nav.apiKeys" },
+  { to: "/requests", label: "nav.requests" },
+  { to: "/people", label: "nav.people" },
+  { to: "/two-step-sign-in", label: "nav.twoStep" },
+  { to: "/sessions", label: "nav.sessions" },
+] as const satisfies { to: string; label: MessageKey }[];
 
 export function Shell({ me, children }: { me: Me; children: ReactNode }) {
-  const { t } = useI18n();
-  const { route, navigate } = useRouter();
+  const { formatMessage } = useIntl();
+  const navigate = useNavigate();
+  // Another page, not another search of the same page (a filter, the next page of a table).
+  const pathname = useLocation({ select: (location) => location.pathname });
   const resetSession = useResetSession();
   const main = useRef<HTMLElement>(null);
   const signOut = consoleApi.useMutation("post", "/console/api/session/sign-out");
   const signOutEverywhere = consoleApi.useMutation("post", "/console/api/session/sign-out-everywhere");
   const first = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves whenever the route changes
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves whenever the page changes
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
     main.current?.focus();
-  }, [route]);
+  }, [pathname]);
 
   const leave = async () => {
     await resetSession();
-    navigate({ page: "signIn" }, { replace: true });
+    await navigate({ to: "/sign-in", replace: true });
   };
 
   return (
     <>
       <a className="skip-link" href="#main">
-        {t("shell.skip")}
+        {formatMessage({ id: "shell.skip" })}
       </a>
       <header className="top">
         <div className="brand">
-          <span className="product">{t("app.name")}</span>
+          <span className="product">{formatMessage({ id: "app.name" })}</span>
           <span className="merchant">{me.merchant.name}</span>
         </div>
-        <nav aria-label={t("nav.label")}>
+        <nav aria-label={formatMessage({ id: "nav.label" })}>
           <ul>
             {NAVIGATION.map((item) => (
-              <li key={item.route.page}>
-                <Link to={item.route} {...(isCurrent(route, item.route) ? { current: true } : {})}>
-                  {t(item.label)}
-                </Link>
+              <li key={item.to}>
+                <Link to={item.to}>{formatMessage({ id: item.label })}</Link>
               </li>
             ))}
           </ul>
@@ -67,39 +68,41 @@ export function Shell({ me, children }: { me: Me; children: ReactNode }) {
         <div className="account">
           <LanguageSwitcher signedIn />
           <span className="person">
-            {me.email} · {me.role === "OWNER" ? t("role.OWNER") : t("role.ANALYST")}
+            {me.email} ·{" "}
+            {me.role === "OWNER" ? formatMessage({ id: "role.OWNER" }) : formatMessage({ id: "role.ANALYST" })}
           </span>
           <button
             type="button"
             className="secondary"
             onClick={() => signOut.mutate({ body: {} }, { onSettled: leave })}
           >
-            {t("shell.signOut")}
+            {formatMessage({ id: "shell.signOut" })}
           </button>
           <button
             type="button"
             className="secondary"
             onClick={() => signOutEverywhere.mutate({ body: {} }, { onSettled: leave })}
           >
-            {t("shell.signOutEverywhere")}
+            {formatMessage({ id: "shell.signOutEverywhere" })}
           </button>
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         {children}
       </main>
+      <PasswordDialog />
     </>
   );
 }
 
 /** The frame of the pages before signing in: the language choice and the page. */
 export function PublicShell({ children }: { children: ReactNode }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   return (
     <>
       <header className="top">
         <div className="brand">
-          <span className="product">{t("app.name")}</span>
+          <span className="product">{formatMessage({ id: "app.name" })}</span>
         </div>
         <div className="account">
           <LanguageSwitcher signedIn={false} />

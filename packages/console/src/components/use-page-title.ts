@@ -1,10 +1,10 @@
 import { useEffect } from "react";
-import { useI18n } from "../i18n/i18n";
+import { useIntl } from "react-intl";
 
 /** Sets the document's title to the page's heading and the console's name, so tabs and history read well. */
 export function usePageTitle(heading: string): void {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   useEffect(() => {
-    document.title = `${heading} · ${t("app.name")}`;
-  }, [heading, t]);
+    document.title = `${heading} · ${formatMessage({ id: "app.name" })}`;
+  }, [heading, formatMessage]);
 }

@@ -1,6 +1,8 @@
 /**
  * The console's English strings: the reference catalogue, whose keys every other language must have (catalogue.ts).
- * `{name}` is a placeholder. Text only: nothing here is read as HTML.
+ * Each string is an ICU message, formatted by react-intl: `{name}` is an argument, `{count, plural, one {…} other
+ * {…}}` picks the words for a number by the language's plural rules (`#` is the number), `{at, date, minute}` a
+ * date in one of the named formats of i18n.tsx. Text only: nothing here is read as HTML.
  */
 export const en = {
   "app.name": "Merchant console",
@@ -22,6 +24,9 @@ export const en = {
   "nav.requests": "Request log",
   "role.OWNER": "Owner",
   "role.ANALYST": "Analyst",
+  "nav.people": "People",
+  "nav.twoStep": "Two-step sign-in",
+  "nav.sessions": "Sessions",
   "notFound.title": "Page not found",
   "notFound.back": "Go to the webinars",
 
@@ -30,7 +35,8 @@ export const en = {
   "error.REQUEST_INVALID": "Some of what you entered is not valid.",
   "error.CONSOLE_UNAUTHORIZED": "Your session has ended. Please sign in again.",
   "error.CONSOLE_SIGN_IN_FAILED": "The email or the password is wrong.",
-  "error.CONSOLE_SIGN_IN_THROTTLED": "Too many failed sign-ins. Try again in {minutes} minutes.",
+  "error.CONSOLE_SIGN_IN_THROTTLED":
+    "Too many failed sign-ins. Try again in {minutes, plural, one {# minute} other {# minutes}}.",
   "error.CONSOLE_INVITE_INVALID":
     "This invite link was already used, has expired or is unknown. Ask your operator for a new invite link.",
   "error.CONSOLE_FORBIDDEN": "Your role can read but not change this.",
@@ -46,14 +52,32 @@ export const en = {
   "error.WATCH_DATA_UNAVAILABLE": "The watch data is not available right now. Try again in a moment.",
   "error.STORAGE_UNAVAILABLE": "The server's storage is not available right now. Try again in a moment.",
   "error.INTERNAL_ERROR": "Something went wrong on the server. Try again, or quote the request id to your operator.",
+  "error.CONSOLE_SECOND_FACTOR_REQUIRED": "Enter the code of your authenticator app, or a recovery code.",
+  "error.CONSOLE_BUSY": "The server is busy with this right now. Try again in a moment.",
+  "error.CONSOLE_PASSWORD_TOO_COMMON":
+    "This password is common or easy to guess. A few unrelated words make a strong one.",
+  "error.CONSOLE_REAUTHENTICATION_REQUIRED": "Enter your password again to make this change.",
+  "error.CONSOLE_TWO_FACTOR_ENROLLMENT_REQUIRED": "This merchant requires two-step sign-in. Turn it on to continue.",
+  "error.CONSOLE_TWO_FACTOR_CODE_INVALID": "This is not the current code of your authenticator app.",
+  "error.CONSOLE_TWO_FACTOR_NOT_STARTED": "Start turning on two-step sign-in first.",
+  "error.CONSOLE_TWO_FACTOR_NOT_ENABLED": "Turn on your own two-step sign-in first.",
+  "error.CONSOLE_TWO_FACTOR_MANDATORY": "This merchant requires two-step sign-in, so it cannot be turned off.",
+  "error.CONSOLE_EMAIL_TAKEN": "This email already belongs to a person of the console.",
+  "error.CONSOLE_LAST_OWNER": "The merchant needs at least one Owner. Make another person Owner first.",
+  "error.CONSOLE_PERSON_NOT_FOUND": "There is no such person.",
+  "error.CONSOLE_PERSON_ACTIVE": "This person has already accepted their invite.",
+  "error.CONSOLE_SESSION_NOT_FOUND": "This session has already ended.",
+  "error.TENANT_SUSPENDED": "This merchant is suspended. Ask your operator.",
 
   "invite.title": "Accept your invite",
-  "invite.intro": "Choose a password for the merchant console. It must have at least {count} characters.",
+  "invite.intro":
+    "Choose a password for the merchant console. It must have at least {count, plural, one {# character} other {# characters}}.",
   "invite.password": "New password",
-  "invite.rule": "At least {count} characters. A few unrelated words make a strong password.",
+  "invite.rule":
+    "At least {count, plural, one {# character} other {# characters}}. A few unrelated words make a strong password.",
   "invite.repeat": "Repeat the password",
   "invite.submit": "Set password and sign in",
-  "invite.tooShort": "The password needs at least {count} characters.",
+  "invite.tooShort": "The password needs at least {count, plural, one {# character} other {# characters}}.",
   "invite.mismatch": "The two passwords differ.",
   "invite.noToken": "This page opens from an invite link. Use the whole link you were given, or ask for a new one.",
 
@@ -62,6 +86,102 @@ export const en = {
   "signIn.password": "Password",
   "signIn.submit": "Sign in",
   "signIn.forgotten": "Forgot your password? Ask your operator for a new invite link; it lets you choose a new one.",
+
+  "signIn.code": "Code",
+  "signIn.codeHint": "The 6 digits your authenticator app shows now, or one of your recovery codes (each works once).",
+  "signIn.codeWrong": "This code is wrong or was already used. Enter the code your app shows now.",
+
+  "reauth.title": "Confirm your password",
+  "reauth.explain":
+    "This change hands out access, so it needs your password entered in the last few minutes. Enter it to go on.",
+  "reauth.password": "Your password",
+  "reauth.wrong": "The password is wrong.",
+  "reauth.submit": "Confirm and go on",
+
+  "suspended.title": "Merchant suspended",
+  "suspended.explain":
+    "While the merchant is suspended, its console is closed. Nothing is deleted: once the operator reactivates it, you sign in as before.",
+
+  "people.title": "People",
+  "people.intro":
+    "Everyone who can sign in to this merchant's console. Owners invite people, change their roles and remove them.",
+  "people.listTitle": "People of this merchant",
+  "people.email": "Email",
+  "people.role": "Role",
+  "people.status": "Status",
+  "people.twoFactor": "Two-step sign-in",
+  "people.twoFactorOn": "On",
+  "people.twoFactorOff": "Off",
+  "people.you": "(you)",
+  "people.statusActive": "Active",
+  "people.statusInvited": "Invited, link valid until {at, date, minute}",
+  "people.statusExpired": "Invited, link expired",
+  "people.makeOWNER": "Make Owner",
+  "people.makeANALYST": "Make Analyst",
+  "people.makeOWNERLabel": "Make Owner: {email}",
+  "people.makeANALYSTLabel": "Make Analyst: {email}",
+  "people.renew": "New invite link",
+  "people.renewLabel": "New invite link for {email}",
+  "people.remove": "Remove",
+  "people.removeLabel": "Remove {email}",
+  "people.removeTitle": "Remove {email}?",
+  "people.removeExplain":
+    "Their sessions end at once on every device, their invite link stops working and they can no longer sign in. Their past changes stay in the audit log.",
+  "people.inviteTitle": "Invite a person",
+  "people.invite": "Invite",
+  "people.roleHint": "Owners can change everything, people included; Analysts read everything and change nothing.",
+  "people.linkTitle": "Invite link for {email}",
+  "people.linkOnce":
+    "Copy the link now and give it to the person: it is shown only this once, works once, and expires {at, date, minute}.",
+  "people.copyLink": "Copy invite link",
+  "people.linkDone": "Done",
+  "people.requirementTitle": "Two-step sign-in for everyone",
+  "people.requireTwoFactor": "Require two-step sign-in for everyone",
+  "people.requirementHint":
+    "When on, everyone must sign in with a code from an authenticator app; people without one set it up at their next sign-in. Turn on your own first.",
+
+  "twoStep.title": "Two-step sign-in",
+  "twoStep.intro":
+    "After your password, the console asks for a code from an authenticator app on your phone, so a stolen password alone does not open your account.",
+  "twoStep.requiredNow": "This merchant requires two-step sign-in. Turn it on to continue using the console.",
+  "twoStep.onTitle": "Two-step sign-in is on",
+  "twoStep.codesLeft":
+    "{count, plural, =0 {You have no recovery code left: make new ones.} one {You have # recovery code left.} other {You have # recovery codes left.}}",
+  "twoStep.regenerate": "Make new recovery codes",
+  "twoStep.disable": "Turn off two-step sign-in",
+  "twoStep.requiredByMerchant": "This merchant requires two-step sign-in, so it cannot be turned off.",
+  "twoStep.disableTitle": "Turn off two-step sign-in?",
+  "twoStep.disableExplain": "Your password alone will sign you in again, and your recovery codes stop working.",
+  "twoStep.offTitle": "Two-step sign-in is off",
+  "twoStep.offExplain":
+    "You need an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password).",
+  "twoStep.start": "Turn on two-step sign-in",
+  "twoStep.scanTitle": "Set up your authenticator app",
+  "twoStep.scan": "Scan this QR code with your authenticator app.",
+  "twoStep.qrAlt": "QR code of your two-step sign-in secret, for your authenticator app",
+  "twoStep.orType": "Or type this key into the app:",
+  "twoStep.code": "Code the app shows",
+  "twoStep.confirm": "Turn on",
+  "twoStep.recoveryTitle": "Your recovery codes",
+  "twoStep.recoveryOnce":
+    "If you lose your phone, each of these {count, plural, one {# code} other {# codes}} signs you in once instead of the app's code. Save them somewhere safe now: they are shown only this once.",
+  "twoStep.copyCodes": "Copy codes",
+  "twoStep.downloadCodes": "Download as a text file",
+  "twoStep.savedCodes": "I have saved the codes",
+
+  "sessions.title": "Sessions",
+  "sessions.intro":
+    "Where you are signed in. End a session you do not recognise: it is signed out at its next request.",
+  "sessions.caption": "Your sessions, most recently used first",
+  "sessions.device": "Device",
+  "sessions.current": "This session",
+  "sessions.address": "Address",
+  "sessions.signedInAt": "Signed in",
+  "sessions.lastSeenAt": "Last seen",
+  "sessions.end": "End",
+  "sessions.endCurrent": "End and sign out",
+  "sessions.endLabel": "End the session on {device}, last seen {at, date, minute}",
+  "sessions.endCurrentLabel": "End and sign out of this session on {device}",
 
   "keys.title": "API keys",
   "keys.intro":
@@ -77,13 +197,13 @@ export const en = {
   "keys.neverUsed": "Never",
   "keys.statusActive": "Active",
   "keys.statusRevoked": "Revoked",
-  "keys.statusRevokesAt": "Active until {at}",
+  "keys.statusRevokesAt": "Active until {at, date, minute}",
   "keys.newTitle": "Your new API key",
   "keys.newOnce": "Copy the secret now: it is shown only this once. If you lose it, roll the key.",
   "keys.copySecret": "Copy secret",
   "keys.downloadEnv": "Download as .env",
   "keys.savedIt": "I have saved the secret",
-  "keys.rolledUntil": "The previous key {apiKey} keeps working until {at}.",
+  "keys.rolledUntil": "The previous key {apiKey} keeps working until {at, date, minute}.",
   "keys.revoke": "Revoke",
   "keys.revokeLabel": "Revoke {apiKey}",
   "keys.revokeTitle": "Revoke {apiKey}?",
@@ -96,8 +216,8 @@ export const en = {
     "A new key is made now. The old one keeps working for the grace period you choose, so you can switch your servers without a failed request.",
   "keys.grace": "Old key keeps working for",
   "keys.graceNone": "No grace: revoke it now",
-  "keys.graceHours": "{count} hour(s)",
-  "keys.graceDays": "{count} day(s)",
+  "keys.graceHours": "{count, plural, one {# hour} other {# hours}}",
+  "keys.graceDays": "{count, plural, one {# day} other {# days}}",
 
   "audit.title": "Audit log",
   "audit.empty": "Nothing has been changed yet.",
@@ -115,6 +235,12 @@ export const en = {
   "audit.WEBINAR_VIDEOS_SET": "Video URLs changed",
   "audit.LIVE_ACTION": "Live changed",
   "audit.LIVE_DATA_FINALIZED": "Live data finalized",
+  "audit.PERSON_INVITED": "Person invited",
+  "audit.PERSON_ROLE_CHANGED": "Role changed",
+  "audit.PERSON_REMOVED": "Person removed",
+  "audit.TWO_FACTOR_ENABLED": "Two-step sign-in turned on",
+  "audit.TWO_FACTOR_DISABLED": "Two-step sign-in turned off",
+  "audit.TWO_FACTOR_REQUIREMENT_SET": "Two-step sign-in requirement changed",
 
   "requests.title": "Request log",
   "requests.intro":
@@ -128,12 +254,12 @@ export const en = {
   "requests.any": "Any",
   "requests.apply": "Search",
   "requests.clear": "Clear filters",
-  "requests.count": "{count} request(s) shown.",
+  "requests.count": "{count, plural, =0 {No request matches.} one {# request shown.} other {# requests shown.}}",
   "requests.caption": "Requests, newest first",
   "requests.at": "Time",
   "requests.requestId": "Request id",
   "requests.duration": "Duration",
-  "requests.ms": "{count} ms",
+  "requests.ms": "{count, number} ms",
   "requests.signature": "Signature",
   "requests.showCanonical": "Why refused?",
 
@@ -169,7 +295,7 @@ export const en = {
   "webinars.ticketCode": "Ticket code",
   "webinars.status": "Status",
   "webinars.live": "Live",
-  "webinars.finalizedAt": "figures final since {at}",
+  "webinars.finalizedAt": "figures final since {at, date, minute}",
   "webinars.watchLink": "Watch link",
   "webinars.copyLink": "Copy link",
   "webinars.openWatchData": "Watch data of {title}",
@@ -199,7 +325,8 @@ export const en = {
 
   "watch.title": "Watch data: {title}",
   "watch.back": "Back to the webinars",
-  "watch.refreshing": "The figures refresh every {seconds} seconds while the live runs.",
+  "watch.refreshing":
+    "The figures refresh every {seconds, plural, one {second} other {# seconds}} while the live runs.",
   "watch.overviewTitle": "Overview",
   "watch.statsCaption": "{mode}: viewers, sessions and watch time",
   "watch.subjectsAll": "Everyone",
@@ -208,7 +335,7 @@ export const en = {
   "watch.viewers": "Viewers",
   "watch.sessions": "Sessions",
   "watch.watchTime": "Watch time",
-  "watch.updatedAt": "Data as of {at}",
+  "watch.updatedAt": "Data as of {at, date, second}",
   "watch.detailsTitle": "Details",
   "watch.mode": "Show",
   "watch.export": "Export {mode} viewers as CSV",
@@ -249,14 +376,14 @@ export const en = {
   "viewers.minSeconds": "Watched at least (seconds)",
   "viewers.apply": "Apply",
   "viewers.badUids": "Uids are numbers, separated by commas or spaces.",
-  "viewers.tooManyIds": "At most {count} uids and external ids together.",
+  "viewers.tooManyIds": "At most {count, number} uids and external ids together.",
   "viewers.notFinal":
     "The live figures are not final yet, so the viewers of the live cannot be listed. Choose Replay, or come back when the live figures are final.",
   "viewers.empty": "No viewer matches.",
   "viewers.pages": "Pages of viewers",
   "viewers.previous": "Previous page",
   "viewers.next": "Next page",
-  "viewers.page": "Page {page}",
+  "viewers.page": "Page {page, number}",
   "viewers.uid": "Uid",
   "viewers.externalId": "External user id",
   "viewers.name": "Name",

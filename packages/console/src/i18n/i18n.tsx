@@ -1,36 +1,36 @@
 /**
- * The chosen language and `t`, the translation function, for every component. The choice starts from the
- * person's saved language (the console API's `getMe`), else what they picked in this browser, else the
- * browser's languages; the `<html lang>` follows it so screen readers pronounce the page right.
+ * The chosen language, and react-intl's IntlProvider with that language's catalogue: every component formats its
+ * words, numbers and dates with react-intl's `useIntl()`. The choice starts from what the person picked in this
+ * browser, else the browser's languages; a signed-in person's saved language (getMe) replaces it once loaded. The
+ * `<html lang>` follows it so screen readers pronounce the page right.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import type { MessageKey } from "./catalogue";
+import { IntlProvider } from "react-intl";
 import { isLanguage, LANGUAGES, type Language, languageOfBrowser } from "./languages";
 
 const STORAGE_KEY = "webinar-console-language";
 
-export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+/**
+ * Named date formats: `formatDate(value, { format: "minute" })` in code, `{at, date, minute}` in a message. Minutes
+ * for what people set (keys, finalized figures), seconds for what machines record.
+ */
+const FORMATS = {
+  date: {
+    minute: { dateStyle: "medium", timeStyle: "short" },
+    second: { dateStyle: "medium", timeStyle: "medium" },
+  },
+} as const;
 
-interface I18nValue {
+interface LanguageChoice {
   language: Language;
   setLanguage(language: Language): void;
-  t: Translate;
-  /** Formats numbers and dates in the chosen language. */
-  formatNumber(value: number): string;
-  /** Date and time to the minute (the API keys page) or to the second. */
-  formatDateTime(iso: string, precision?: "minute" | "second"): string;
 }
 
-const I18nContext = createContext<I18nValue | null>(null);
+const LanguageContext = createContext<LanguageChoice | null>(null);
 
 function initialLanguage(): Language {
   const saved = window.localStorage.getItem(STORAGE_KEY);
   return isLanguage(saved) ? saved : languageOfBrowser(window.navigator.languages);
-}
-
-function fill(text: string, values: Record<string, string | number> | undefined): string {
-  if (values === undefined) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 export function I18nProvider({ children }: { children: ReactNode }) {
@@ -42,24 +42,19 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     window.localStorage.setItem(STORAGE_KEY, next);
     setLanguageState(next);
   }, []);
-  const value = useMemo<I18nValue>(() => {
-    const catalogue = LANGUAGES[language].catalogue;
-    const numbers = new Intl.NumberFormat(language);
-    const minutes = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
-    const seconds = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "medium" });
-    return {
-      language,
-      setLanguage,
-      t: (key, values) => fill(catalogue[key], values),
-      formatNumber: (number) => numbers.format(number),
-      formatDateTime: (iso, precision = "second") => (precision === "minute" ? minutes : seconds).format(new Date(iso)),
-    };
-  }, [language, setLanguage]);
-  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+  const choice = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);
+  return (
+    <LanguageContext.Provider value={choice}>
+      <IntlProvider locale={language} defaultLocale="en" messages={LANGUAGES[language].catalogue} formats={FORMATS}>
+        {children}
+      </IntlProvider>
+    </LanguageContext.Provider>
+  );
 }
 
-export function useI18n(): I18nValue {
-  const value = useContext(I18nContext);
-  if (value === null) throw new Error("useI18n needs an I18nProvider");
+/** The chosen language and the way to change it (the language switcher, a person's saved language). */
+export function useLanguage(): LanguageChoice {
+  const value = useContext(LanguageContext);
+  if (value === null) throw new Error("useLanguage needs an I18nProvider");
   return value;
 }

@@ -2,42 +2,44 @@
  * Accepting an invite: the link's fragment `#token=...` names the invite (a fragment never reaches a server log
  * or a Referer). The token is read once and removed from the address bar, then the person chooses a password.
  */
-import { type FormEvent, useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { type FormEvent, useEffect, useState } from "react";
+import { useIntl } from "react-intl";
 import { consoleApi } from "../api/console-api";
-import { consoleLimits } from "../api/console-schema.gen";
+import { consoleLimits } from "@org/webinar-console-contract";
 import { useResetSession } from "../api/session";
 import { ErrorMessage } from "../components/error-message";
+import { TextField } from "../components/text-field";
 import { usePageTitle } from "../components/use-page-title";
-import { useI18n } from "../i18n/i18n";
-import { useRouter } from "../routing/router";
 
 /** The password rule of acceptInvite, checked here first so the person learns it before sending. */
 const MIN_PASSWORD_LENGTH = consoleLimits.passwordMinLength;
 
-function takeTokenFromAddress(): string | null {
-  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
-  if (window.location.hash !== "")
-    window.history.replaceState(null, "", window.location.pathname + window.location.search);
-  return token;
+function tokenInAddress(): string | null {
+  return new URLSearchParams(window.location.hash.slice(1)).get("token");
 }
 
 export function InvitePage() {
-  const { t } = useI18n();
-  const { navigate } = useRouter();
+  const { formatMessage } = useIntl();
+  const navigate = useNavigate();
   const resetSession = useResetSession();
-  const [token] = useState(takeTokenFromAddress);
+  const [token] = useState(tokenInAddress);
+  // Read once, then out of the address bar (and so out of the history, bookmarks and screen shares).
+  useEffect(() => {
+    if (window.location.hash !== "") void navigate({ to: "/invite", replace: true });
+  }, [navigate]);
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const accept = consoleApi.useMutation("post", "/console/api/session/invite");
-  usePageTitle(t("invite.title"));
+  usePageTitle(formatMessage({ id: "invite.title" }));
 
   if (token === null || token === "")
     return (
       <section className="narrow">
-        <h1>{t("invite.title")}</h1>
+        <h1>{formatMessage({ id: "invite.title" })}</h1>
         <p role="alert" className="error">
-          {t("invite.noToken")}
+          {formatMessage({ id: "invite.noToken" })}
         </p>
       </section>
     );
@@ -45,15 +47,15 @@ export function InvitePage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if ([...password].length < MIN_PASSWORD_LENGTH)
-      return setProblem(t("invite.tooShort", { count: MIN_PASSWORD_LENGTH }));
-    if (password !== repeat) return setProblem(t("invite.mismatch"));
+      return setProblem(formatMessage({ id: "invite.tooShort" }, { count: MIN_PASSWORD_LENGTH }));
+    if (password !== repeat) return setProblem(formatMessage({ id: "invite.mismatch" }));
     setProblem(null);
     accept.mutate(
       { body: { token, password } },
       {
         onSuccess: async () => {
           await resetSession();
-          navigate({ page: "webinars" }, { replace: true });
+          await navigate({ to: "/webinars", replace: true });
         },
       },
     );
@@ -61,33 +63,27 @@ export function InvitePage() {
 
   return (
     <section className="narrow">
-      <h1>{t("invite.title")}</h1>
-      <p>{t("invite.intro", { count: MIN_PASSWORD_LENGTH })}</p>
+      <h1>{formatMessage({ id: "invite.title" })}</h1>
+      <p>{formatMessage({ id: "invite.intro" }, { count: MIN_PASSWORD_LENGTH })}</p>
       <form onSubmit={submit} className="stack">
-        <label>
-          {t("invite.password")}
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            aria-describedby="password-rule"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label={formatMessage({ id: "invite.password" })}
+          type="password"
+          autoComplete="new-password"
+          aria-describedby="password-rule"
+          value={password}
+          onValue={setPassword}
+        />
         <p id="password-rule" className="hint">
-          {t("invite.rule", { count: MIN_PASSWORD_LENGTH })}
+          {formatMessage({ id: "invite.rule" }, { count: MIN_PASSWORD_LENGTH })}
         </p>
-        <label>
-          {t("invite.repeat")}
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-          />
-        </label>
+        <TextField
+          label={formatMessage({ id: "invite.repeat" })}
+          type="password"
+          autoComplete="new-password"
+          value={repeat}
+          onValue={setRepeat}
+        />
         {problem === null ? null : (
           <p role="alert" className="error">
             {problem}
@@ -95,7 +91,7 @@ export function InvitePage() {
         )}
         {accept.isError ? <ErrorMessage error={accept.error} /> : null}
         <button type="submit" disabled={accept.isPending}>
-          {t("invite.submit")}
+          {formatMessage({ id: "invite.submit" })}
         </button>
       </form>
     </section>

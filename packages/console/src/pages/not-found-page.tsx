@@ -1,15 +1,15 @@
+import { Link } from "@tanstack/react-router";
+import { useIntl } from "react-intl";
 import { usePageTitle } from "../components/use-page-title";
-import { useI18n } from "../i18n/i18n";
-import { Link } from "../routing/router";
 
 export function NotFoundPage() {
-  const { t } = useI18n();
-  usePageTitle(t("notFound.title"));
+  const { formatMessage } = useIntl();
+  usePageTitle(formatMessage({ id: "notFound.title" }));
   return (
     <section>
-      <h1>{t("notFound.title")}</h1>
+      <h1>{formatMessage({ id: "notFound.title" })}</h1>
       <p>
-        <Link to={{ page: "webinars" }}>{t("notFound.back")}</Link>
+        <Link to="/webinars">{formatMessage({ id: "notFound.back" })}</Link>
       </p>
     </section>
   );

@@ -1,19 +1,23 @@
 /**
- * The reference server as an operator runs it (`node packages/server/dist/main.js`, which serves the built console
- * at /console/), on the embedded database or on a PostgreSQL database of its own with a unique name, and the admin
+ * The reference server as an operator runs it (the `webinar-server` command of @org/webinar-server, as built,
+ * which serves the built console at /console/), on the embedded database or on a PostgreSQL database of its own with a unique name, and the admin
  * API calls the console's tests need: a merchant, its key, a webinar, a console user's invite.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { packageCommand } from "./package-command";
 
-const SERVER_MAIN = fileURLToPath(new URL("../../../server/dist/main.js", import.meta.url));
+// The workspace's root declares @org/webinar-server for these tests: the server depends on this app, whose built
+// files it carries, so this app cannot depend on the server without a circle.
+const SERVER_MAIN = packageCommand("@org/webinar-server", "webinar-server");
 const POSTGRES_ADMIN_URL = process.env.WEBINAR_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface ConsoleServer {
   baseUrl: string;
+  /** A query on the server's PostgreSQL database (only on "postgres"), for a test to put state where it needs it. */
+  sql(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   /** An admin API call; throws with the answer when it is not a success. */
   admin<T = Record<string, any>>(method: "POST" | "GET" | "PUT", path: string, body?: unknown): Promise<T>;
   /** Everything the server wrote, for a failing test's message. */
@@ -21,11 +25,14 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-async function postgresQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+async function postgresQuery(
+  sql: string,
+  { url = POSTGRES_ADMIN_URL, values }: { url?: string; values?: unknown[] | undefined } = {},
+): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql, values)).rows;
   } finally {
     await client.end();
   }
@@ -60,10 +67,9 @@ export async function startConsoleServer(
   const adminToken = randomBytes(16).toString("hex");
   const databaseName = `webinar_console_${randomBytes(5).toString("hex")}`;
   if (database === "postgres") await postgresQuery(`create database "${databaseName}"`);
-  const dropDatabase = () =>
-    database === "postgres"
-      ? postgresQuery(`drop database if exists "${databaseName}" with (force)`)
-      : Promise.resolve();
+  const dropDatabase = async () => {
+    if (database === "postgres") await postgresQuery(`drop database if exists "${databaseName}" with (force)`);
+  };
   const databaseUrl = new URL(POSTGRES_ADMIN_URL);
   databaseUrl.pathname = `/${databaseName}`;
   const child = spawn(process.execPath, [SERVER_MAIN], {
@@ -92,6 +98,10 @@ export async function startConsoleServer(
   }
   return {
     baseUrl,
+    async sql(text, values) {
+      if (database !== "postgres") throw new Error("sql() needs the server on PostgreSQL");
+      return postgresQuery(text, { url: databaseUrl.toString(), values });
+    },
     async admin(method, path, body) {
       const response = await fetch(`${baseUrl}/admin/v1/${path}`, {
         method,

@@ -1,8 +1,8 @@
 /** The `webinar` CLI of @org/webinar-client, run as a merchant's developer runs it: a child process with env. */
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { packageCommand } from "./package-command";
 
-const CLI = fileURLToPath(new URL("../../../client/bin/webinar.js", import.meta.url));
+const CLI = packageCommand("@org/webinar-client", "webinar");
 
 export interface CliRun {
   code: number;

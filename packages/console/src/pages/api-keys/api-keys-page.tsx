@@ -8,9 +8,10 @@ import { useState } from "react";
 import { consoleApi, type Schemas } from "../../api/console-api";
 import { useCanChange } from "../../api/session";
 import { ConfirmDialog } from "../../components/confirm-dialog";
+import { type Column, DataTable } from "../../components/data-table";
 import { ErrorMessage } from "../../components/error-message";
 import { usePageTitle } from "../../components/use-page-title";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 import { AuditList } from "./audit-list";
 import { type NewSecret, NewSecretPanel } from "./new-secret-panel";
 import { RollDialog } from "./roll-dialog";
@@ -18,7 +19,7 @@ import { RollDialog } from "./roll-dialog";
 type ApiKey = Schemas["ApiKey"];
 
 export function ApiKeysPage() {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const canChange = useCanChange();
   const queryClient = useQueryClient();
   const keys = consoleApi.useQuery("get", "/console/api/api-keys");
@@ -28,8 +29,8 @@ export function ApiKeysPage() {
   // Every change shows in the list and in the audit list below it.
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["get", "/console/api/api-keys"] }),
-      queryClient.invalidateQueries({ queryKey: ["get", "/console/api/audit-events"] }),
+      queryClient.invalidateQueries({ queryKey: consoleApi.queryOptions("get", "/console/api/api-keys").queryKey }),
+      queryClient.invalidateQueries({ queryKey: consoleApi.queryOptions("get", "/console/api/audit-events").queryKey }),
     ]);
   const create = consoleApi.useMutation("post", "/console/api/api-keys", {
     onSuccess: (answer) => {
@@ -50,27 +51,27 @@ export function ApiKeysPage() {
       void refresh();
     },
   });
-  usePageTitle(t("keys.title"));
+  usePageTitle(formatMessage({ id: "keys.title" }));
 
   return (
     <>
-      <h1>{t("keys.title")}</h1>
-      <p className="lead">{t("keys.intro")}</p>
+      <h1>{formatMessage({ id: "keys.title" })}</h1>
+      <p className="lead">{formatMessage({ id: "keys.intro" })}</p>
       {canChange ? (
         <p>
           <button type="button" onClick={() => create.mutate({ body: {} })} disabled={create.isPending}>
-            {t("keys.create")}
+            {formatMessage({ id: "keys.create" })}
           </button>
         </p>
       ) : (
-        <p className="hint">{t("common.readOnly")}</p>
+        <p className="hint">{formatMessage({ id: "common.readOnly" })}</p>
       )}
       {create.isError ? <ErrorMessage error={create.error} /> : null}
       {created === null ? null : <NewSecretPanel created={created} onDone={() => setCreated(null)} />}
       <section aria-labelledby="keys-list-title">
-        <h2 id="keys-list-title">{t("keys.listTitle")}</h2>
+        <h2 id="keys-list-title">{formatMessage({ id: "keys.listTitle" })}</h2>
         {keys.isError ? <ErrorMessage error={keys.error} /> : null}
-        {keys.data?.items.length === 0 ? <p>{t("keys.empty")}</p> : null}
+        {keys.data?.items.length === 0 ? <p>{formatMessage({ id: "keys.empty" })}</p> : null}
         {keys.data === undefined || keys.data.items.length === 0 ? null : (
           <KeysTable
             keys={keys.data.items}
@@ -88,13 +89,13 @@ export function ApiKeysPage() {
       </section>
       <ConfirmDialog
         open={revoking !== null}
-        title={t("keys.revokeTitle", { apiKey: revoking ?? "" })}
-        confirmLabel={t("keys.revoke")}
+        title={formatMessage({ id: "keys.revokeTitle" }, { apiKey: revoking ?? "" })}
+        confirmLabel={formatMessage({ id: "keys.revoke" })}
         busy={revoke.isPending}
         onConfirm={() => revoking !== null && revoke.mutate({ params: { path: { apiKey: revoking } }, body: {} })}
         onCancel={() => setRevoking(null)}
       >
-        <p>{t("keys.revokeExplain")}</p>
+        <p>{formatMessage({ id: "keys.revokeExplain" })}</p>
         {revoke.isError ? <ErrorMessage error={revoke.error} /> : null}
       </ConfirmDialog>
       <RollDialog
@@ -122,64 +123,58 @@ function KeysTable({
   onRevoke(apiKey: string): void;
   onRoll(apiKey: string): void;
 }) {
-  const { t, formatDateTime } = useI18n();
+  const { formatMessage, formatDate } = useIntl();
   const status = (key: ApiKey) =>
     key.status === "REVOKED"
-      ? t("keys.statusRevoked")
+      ? formatMessage({ id: "keys.statusRevoked" })
       : key.revokesAt === null
-        ? t("keys.statusActive")
-        : t("keys.statusRevokesAt", { at: formatDateTime(key.revokesAt, "minute") });
+        ? formatMessage({ id: "keys.statusActive" })
+        : formatMessage({ id: "keys.statusRevokesAt" }, { at: new Date(key.revokesAt) });
+  const columns: Column<ApiKey>[] = [
+    { header: "keys.apiKey", cell: (key) => <code>{key.apiKey}</code> },
+    {
+      header: "keys.status",
+      cell: (key) => <span className={`badge ${key.status === "ACTIVE" ? "ok" : "muted"}`}>{status(key)}</span>,
+    },
+    { header: "keys.createdAt", cell: (key) => formatDate(key.createdAt, { format: "minute" }) },
+    {
+      header: "keys.lastUsedAt",
+      cell: (key) =>
+        key.lastUsedAt === null
+          ? formatMessage({ id: "keys.neverUsed" })
+          : formatDate(key.lastUsedAt, { format: "minute" }),
+    },
+  ];
+  const actions: Column<ApiKey> = {
+    header: "common.actions",
+    cell: (key) =>
+      key.status === "ACTIVE" ? (
+        <div className="actions">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => onRoll(key.apiKey)}
+            aria-label={formatMessage({ id: "keys.rollLabel" }, { apiKey: key.apiKey })}
+          >
+            {formatMessage({ id: "keys.roll" })}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => onRevoke(key.apiKey)}
+            aria-label={formatMessage({ id: "keys.revokeLabel" }, { apiKey: key.apiKey })}
+          >
+            {formatMessage({ id: "keys.revoke" })}
+          </button>
+        </div>
+      ) : null,
+  };
   return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t("keys.apiKey")}</th>
-            <th scope="col">{t("keys.status")}</th>
-            <th scope="col">{t("keys.createdAt")}</th>
-            <th scope="col">{t("keys.lastUsedAt")}</th>
-            {canChange ? <th scope="col">{t("common.actions")}</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.apiKey} data-api-key={key.apiKey}>
-              <td>
-                <code>{key.apiKey}</code>
-              </td>
-              <td>
-                <span className={`badge ${key.status === "ACTIVE" ? "ok" : "muted"}`}>{status(key)}</span>
-              </td>
-              <td>{formatDateTime(key.createdAt, "minute")}</td>
-              <td>{key.lastUsedAt === null ? t("keys.neverUsed") : formatDateTime(key.lastUsedAt, "minute")}</td>
-              {canChange ? (
-                <td>
-                  {key.status === "ACTIVE" ? (
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => onRoll(key.apiKey)}
-                        aria-label={t("keys.rollLabel", { apiKey: key.apiKey })}
-                      >
-                        {t("keys.roll")}
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => onRevoke(key.apiKey)}
-                        aria-label={t("keys.revokeLabel", { apiKey: key.apiKey })}
-                      >
-                        {t("keys.revoke")}
-                      </button>
-                    </div>
-                  ) : null}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={keys}
+      rowKey={(key) => key.apiKey}
+      rowData={(key) => ({ "data-api-key": key.apiKey })}
+      columns={canChange ? [...columns, actions] : columns}
+    />
   );
 }

@@ -1,9 +1,9 @@
 /** Who changed what and when (listAuditEvents), newest first, with further pages on request. */
-import { consoleFetch, type Schemas } from "../../api/console-api";
-import { dataOrThrow, useCursorPages } from "../../api/cursor-pages";
+import { useIntl } from "react-intl";
+import { CURSOR_PAGES, consoleApi, type Schemas } from "../../api/console-api";
+import { DataTable } from "../../components/data-table";
 import { ErrorMessage } from "../../components/error-message";
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
 
 type AuditAction = Schemas["AuditAction"];
 
@@ -16,6 +16,12 @@ const ACTIONS: Record<AuditAction, MessageKey> = {
   WEBINAR_VIDEOS_SET: "audit.WEBINAR_VIDEOS_SET",
   LIVE_ACTION: "audit.LIVE_ACTION",
   LIVE_DATA_FINALIZED: "audit.LIVE_DATA_FINALIZED",
+  PERSON_INVITED: "audit.PERSON_INVITED",
+  PERSON_ROLE_CHANGED: "audit.PERSON_ROLE_CHANGED",
+  PERSON_REMOVED: "audit.PERSON_REMOVED",
+  TWO_FACTOR_ENABLED: "audit.TWO_FACTOR_ENABLED",
+  TWO_FACTOR_DISABLED: "audit.TWO_FACTOR_DISABLED",
+  TWO_FACTOR_REQUIREMENT_SET: "audit.TWO_FACTOR_REQUIREMENT_SET",
 };
 
 /** `details` as `name: value` pairs, as text. */
@@ -26,52 +32,33 @@ function describeDetails(details: Record<string, unknown>): string {
 }
 
 export function AuditList() {
-  const { t, formatDateTime } = useI18n();
-  const events = useCursorPages(["get", "/console/api/audit-events"], async (cursor, signal) =>
-    dataOrThrow(
-      await consoleFetch.GET("/console/api/audit-events", {
-        params: { query: cursor === undefined ? {} : { cursor } },
-        signal,
-      }),
-    ),
-  );
+  const { formatMessage, formatDate } = useIntl();
+  const events = consoleApi.useInfiniteQuery("get", "/console/api/audit-events", {}, CURSOR_PAGES);
   const items = events.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <section aria-labelledby="audit-title">
-      <h2 id="audit-title">{t("audit.title")}</h2>
+      <h2 id="audit-title">{formatMessage({ id: "audit.title" })}</h2>
       {events.isError ? <ErrorMessage error={events.error} /> : null}
-      {items.length === 0 && events.isSuccess ? <p>{t("audit.empty")}</p> : null}
+      {items.length === 0 && events.isSuccess ? <p>{formatMessage({ id: "audit.empty" })}</p> : null}
       {items.length === 0 ? null : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("audit.at")}</th>
-                <th scope="col">{t("audit.actor")}</th>
-                <th scope="col">{t("audit.action")}</th>
-                <th scope="col">{t("audit.target")}</th>
-                <th scope="col">{t("audit.details")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((event) => (
-                <tr key={event.eventId}>
-                  <td className="nowrap">{formatDateTime(event.at)}</td>
-                  <td>{event.actor === null ? t("audit.operator") : event.actor.email}</td>
-                  <td>{t(ACTIONS[event.action])}</td>
-                  <td>
-                    <code>{event.target}</code>
-                  </td>
-                  <td>{describeDetails(event.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={items}
+          rowKey={(event) => event.eventId}
+          columns={[
+            { header: "audit.at", cell: (event) => formatDate(event.at, { format: "second" }) },
+            {
+              header: "audit.actor",
+              cell: (event) => (event.actor === null ? formatMessage({ id: "audit.operator" }) : event.actor.email),
+            },
+            { header: "audit.action", cell: (event) => formatMessage({ id: ACTIONS[event.action] }) },
+            { header: "audit.target", cell: (event) => <code>{event.target}</code> },
+            { header: "audit.details", cell: (event) => describeDetails(event.details) },
+          ]}
+        />
       )}
       {events.hasNextPage ? (
         <button type="button" className="secondary" onClick={() => void events.fetchNextPage()}>
-          {t("common.more")}
+          {formatMessage({ id: "common.more" })}
         </button>
       ) : null}
     </section>

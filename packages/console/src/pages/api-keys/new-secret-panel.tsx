@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo } from "react";
 import { CopyButton } from "../../components/copy-button";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 
 export interface NewSecret {
   apiKey: string;
@@ -18,19 +18,19 @@ function dotenv({ apiKey, secret }: NewSecret): string {
 }
 
 export function NewSecretPanel({ created, onDone }: { created: NewSecret; onDone(): void }) {
-  const { t, formatDateTime } = useI18n();
+  const { formatMessage } = useIntl();
   const fileUrl = useMemo(() => URL.createObjectURL(new Blob([dotenv(created)], { type: "text/plain" })), [created]);
   useEffect(() => () => URL.revokeObjectURL(fileUrl), [fileUrl]);
   return (
     <section className="panel notice" aria-labelledby="new-secret-title">
-      <h2 id="new-secret-title">{t("keys.newTitle")}</h2>
-      <p>{t("keys.newOnce")}</p>
+      <h2 id="new-secret-title">{formatMessage({ id: "keys.newTitle" })}</h2>
+      <p>{formatMessage({ id: "keys.newOnce" })}</p>
       <dl className="pairs">
-        <dt>{t("keys.apiKey")}</dt>
+        <dt>{formatMessage({ id: "keys.apiKey" })}</dt>
         <dd>
           <code data-testid="new-api-key">{created.apiKey}</code>
         </dd>
-        <dt>{t("keys.secret")}</dt>
+        <dt>{formatMessage({ id: "keys.secret" })}</dt>
         <dd>
           <code data-testid="new-secret" className="secret">
             {created.secret}
@@ -39,19 +39,22 @@ export function NewSecretPanel({ created, onDone }: { created: NewSecret; onDone
       </dl>
       {created.previous === undefined ? null : (
         <p>
-          {t("keys.rolledUntil", {
-            apiKey: created.previous.apiKey,
-            at: formatDateTime(created.previous.revokesAt, "minute"),
-          })}
+          {formatMessage(
+            { id: "keys.rolledUntil" },
+            {
+              apiKey: created.previous.apiKey,
+              at: new Date(created.previous.revokesAt),
+            },
+          )}
         </p>
       )}
       <div className="actions">
-        <CopyButton text={created.secret} label={t("keys.copySecret")} />
+        <CopyButton text={created.secret} label={formatMessage({ id: "keys.copySecret" })} />
         <a className="button secondary" href={fileUrl} download={`${created.apiKey}.env`}>
-          {t("keys.downloadEnv")}
+          {formatMessage({ id: "keys.downloadEnv" })}
         </a>
         <button type="button" onClick={onDone}>
-          {t("keys.savedIt")}
+          {formatMessage({ id: "keys.savedIt" })}
         </button>
       </div>
     </section>

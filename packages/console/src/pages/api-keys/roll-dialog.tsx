@@ -1,8 +1,8 @@
 /** Rolling a key: a new key now, and the old one revoked after a grace period the person picks. */
 import { useId, useState } from "react";
-import { consoleLimits } from "../../api/console-schema.gen";
+import { consoleLimits } from "@org/webinar-console-contract";
 import { ConfirmDialog } from "../../components/confirm-dialog";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 
 const HOUR = 3600;
 /** Grace periods offered, within what rollApiKey accepts (0 revokes the old key at once). */
@@ -21,26 +21,26 @@ export function RollDialog({
   onRoll(graceSeconds: number): void;
   onCancel(): void;
 }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const [grace, setGrace] = useState(24 * HOUR);
   const id = useId();
   const label = (seconds: number) =>
     seconds === 0
-      ? t("keys.graceNone")
+      ? formatMessage({ id: "keys.graceNone" })
       : seconds < 24 * HOUR
-        ? t("keys.graceHours", { count: seconds / HOUR })
-        : t("keys.graceDays", { count: seconds / (24 * HOUR) });
+        ? formatMessage({ id: "keys.graceHours" }, { count: seconds / HOUR })
+        : formatMessage({ id: "keys.graceDays" }, { count: seconds / (24 * HOUR) });
   return (
     <ConfirmDialog
       open={apiKey !== null}
-      title={t("keys.rollTitle", { apiKey: apiKey ?? "" })}
-      confirmLabel={t("keys.roll")}
+      title={formatMessage({ id: "keys.rollTitle" }, { apiKey: apiKey ?? "" })}
+      confirmLabel={formatMessage({ id: "keys.roll" })}
       onConfirm={() => onRoll(grace)}
       onCancel={onCancel}
       busy={busy}
     >
-      <p>{t("keys.rollExplain")}</p>
-      <label htmlFor={id}>{t("keys.grace")}</label>
+      <p>{formatMessage({ id: "keys.rollExplain" })}</p>
+      <label htmlFor={id}>{formatMessage({ id: "keys.grace" })}</label>
       <select id={id} value={grace} onChange={(event) => setGrace(Number(event.target.value))}>
         {GRACE_CHOICES.map((seconds) => (
           <option key={seconds} value={seconds}>

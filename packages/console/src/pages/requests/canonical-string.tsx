@@ -3,7 +3,7 @@
  * each line is, and how to compare it with the one the merchant's code signed. Shown as text only.
  */
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 
 // The six lines of the Open API's canonical string, in order (the signing guide).
 const LINE_NAMES: MessageKey[] = [
@@ -16,19 +16,19 @@ const LINE_NAMES: MessageKey[] = [
 ];
 
 export function CanonicalString({ text }: { text: string }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const lines = text.split("\n");
   return (
     <div className="canonical">
-      <p>{t("canonical.explain")}</p>
+      <p>{formatMessage({ id: "canonical.explain" })}</p>
       <pre data-testid="canonical-string">{text}</pre>
       <table className="compact">
-        <caption>{t("canonical.linesCaption")}</caption>
+        <caption>{formatMessage({ id: "canonical.linesCaption" })}</caption>
         <thead>
           <tr>
-            <th scope="col">{t("canonical.line")}</th>
-            <th scope="col">{t("canonical.meaning")}</th>
-            <th scope="col">{t("canonical.value")}</th>
+            <th scope="col">{formatMessage({ id: "canonical.line" })}</th>
+            <th scope="col">{formatMessage({ id: "canonical.meaning" })}</th>
+            <th scope="col">{formatMessage({ id: "canonical.value" })}</th>
           </tr>
         </thead>
         <tbody>
@@ -36,7 +36,7 @@ export function CanonicalString({ text }: { text: string }) {
             // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one fixed string, in their order
             <tr key={index}>
               <td>{index + 1}</td>
-              <td>{t(LINE_NAMES[index] ?? "canonical.lineExtra")}</td>
+              <td>{formatMessage({ id: LINE_NAMES[index] ?? "canonical.lineExtra" })}</td>
               <td>
                 <code>{line}</code>
               </td>
@@ -44,12 +44,12 @@ export function CanonicalString({ text }: { text: string }) {
           ))}
         </tbody>
       </table>
-      <p>{t("canonical.howToCompare")}</p>
+      <p>{formatMessage({ id: "canonical.howToCompare" })}</p>
       <ul>
-        <li>{t("canonical.causeBody")}</li>
-        <li>{t("canonical.causePath")}</li>
-        <li>{t("canonical.causeTimestamp")}</li>
-        <li>{t("canonical.causeSecret")}</li>
+        <li>{formatMessage({ id: "canonical.causeBody" })}</li>
+        <li>{formatMessage({ id: "canonical.causePath" })}</li>
+        <li>{formatMessage({ id: "canonical.causeTimestamp" })}</li>
+        <li>{formatMessage({ id: "canonical.causeSecret" })}</li>
       </ul>
     </div>
   );

@@ -3,16 +3,10 @@
  * come from the Open API's own lists (@org/webinar-types), so they follow the spec.
  */
 import { errorCatalog, operations } from "@org/webinar-types";
-import { type FormEvent, useId, useState } from "react";
-import { useI18n } from "../../i18n/i18n";
-
-export interface RequestFilters {
-  status?: string;
-  errorCode?: string;
-  operationId?: string;
-  apiKey?: string;
-  requestId?: string;
-}
+import { type FormEvent, useId } from "react";
+import { useIntl } from "react-intl";
+import { useDraft } from "../../components/use-draft";
+import type { RequestFilters } from "./request-search";
 
 const STATUS_SUGGESTIONS = [
   "2xx",
@@ -33,14 +27,16 @@ function withoutBlanks(filters: RequestFilters): RequestFilters {
 }
 
 export function RequestFiltersForm({
+  applied,
   apiKeys,
   onApply,
 }: {
+  applied: RequestFilters;
   apiKeys: string[];
   onApply(filters: RequestFilters): void;
 }) {
-  const { t } = useI18n();
-  const [draft, setDraft] = useState<RequestFilters>({});
+  const { formatMessage } = useIntl();
+  const [draft, setDraft] = useDraft<RequestFilters>(applied);
   const id = useId();
   const field = (name: keyof RequestFilters) => ({
     id: `${id}-${name}`,
@@ -52,13 +48,13 @@ export function RequestFiltersForm({
     onApply(withoutBlanks(draft));
   };
   return (
-    <form className="filters" onSubmit={submit} aria-label={t("requests.filters")}>
+    <form className="filters" onSubmit={submit} aria-label={formatMessage({ id: "requests.filters" })}>
       <div>
-        <label htmlFor={`${id}-requestId`}>{t("requests.searchId")}</label>
+        <label htmlFor={`${id}-requestId`}>{formatMessage({ id: "requests.searchId" })}</label>
         <input type="search" {...field("requestId")} />
       </div>
       <div>
-        <label htmlFor={`${id}-status`}>{t("requests.status")}</label>
+        <label htmlFor={`${id}-status`}>{formatMessage({ id: "requests.status" })}</label>
         <input list={`${id}-statuses`} {...field("status")} />
         <datalist id={`${id}-statuses`}>
           {STATUS_SUGGESTIONS.map((status) => (
@@ -67,7 +63,7 @@ export function RequestFiltersForm({
         </datalist>
       </div>
       <div>
-        <label htmlFor={`${id}-errorCode`}>{t("requests.errorCode")}</label>
+        <label htmlFor={`${id}-errorCode`}>{formatMessage({ id: "requests.errorCode" })}</label>
         <input list={`${id}-codes`} {...field("errorCode")} />
         <datalist id={`${id}-codes`}>
           {ERROR_CODES.map((code) => (
@@ -76,9 +72,9 @@ export function RequestFiltersForm({
         </datalist>
       </div>
       <div>
-        <label htmlFor={`${id}-operationId`}>{t("requests.operation")}</label>
+        <label htmlFor={`${id}-operationId`}>{formatMessage({ id: "requests.operation" })}</label>
         <select {...field("operationId")}>
-          <option value="">{t("requests.any")}</option>
+          <option value="">{formatMessage({ id: "requests.any" })}</option>
           {OPERATION_IDS.map((operationId) => (
             <option key={operationId} value={operationId}>
               {operationId}
@@ -87,9 +83,9 @@ export function RequestFiltersForm({
         </select>
       </div>
       <div>
-        <label htmlFor={`${id}-apiKey`}>{t("requests.apiKey")}</label>
+        <label htmlFor={`${id}-apiKey`}>{formatMessage({ id: "requests.apiKey" })}</label>
         <select {...field("apiKey")}>
-          <option value="">{t("requests.any")}</option>
+          <option value="">{formatMessage({ id: "requests.any" })}</option>
           {apiKeys.map((apiKey) => (
             <option key={apiKey} value={apiKey}>
               {apiKey}
@@ -98,7 +94,7 @@ export function RequestFiltersForm({
         </select>
       </div>
       <div className="actions">
-        <button type="submit">{t("requests.apply")}</button>
+        <button type="submit">{formatMessage({ id: "requests.apply" })}</button>
         <button
           type="button"
           className="secondary"
@@ -107,7 +103,7 @@ export function RequestFiltersForm({
             onApply({});
           }}
         >
-          {t("requests.clear")}
+          {formatMessage({ id: "requests.clear" })}
         </button>
       </div>
     </form>

@@ -3,10 +3,10 @@
  * API's getWatchOverview answers, with each scope's dataState in words (how settled its figures are).
  */
 import { consoleApi, type Mode, type Schemas } from "../../api/console-api";
-import { consoleEnums } from "../../api/console-schema.gen";
+import { consoleEnums } from "@org/webinar-console-contract";
 import { ErrorMessage } from "../../components/error-message";
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 import { useDuration } from "./duration";
 
 type DataState = Schemas["DataState"];
@@ -25,10 +25,10 @@ export const MODE_LABELS: Record<Mode, MessageKey> = {
 };
 
 export function Overview({ ticketCode, refreshMs }: { ticketCode: string; refreshMs: number | false }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   return (
     <section aria-labelledby="overview-title">
-      <h2 id="overview-title">{t("watch.overviewTitle")}</h2>
+      <h2 id="overview-title">{formatMessage({ id: "watch.overviewTitle" })}</h2>
       <div className="scopes">
         {consoleEnums.modes.map((mode) => (
           <ScopeOverview key={mode} ticketCode={ticketCode} mode={mode} refreshMs={refreshMs} />
@@ -39,7 +39,7 @@ export function Overview({ ticketCode, refreshMs }: { ticketCode: string; refres
 }
 
 function ScopeOverview({ ticketCode, mode, refreshMs }: { ticketCode: string; mode: Mode; refreshMs: number | false }) {
-  const { t, formatDateTime } = useI18n();
+  const { formatMessage } = useIntl();
   const overview = consoleApi.useQuery(
     "get",
     "/console/api/webinars/{ticketCode}/watch/overview",
@@ -49,21 +49,19 @@ function ScopeOverview({ ticketCode, mode, refreshMs }: { ticketCode: string; mo
   const data = overview.data;
   return (
     <section className="card scope" data-scope={mode} aria-labelledby={`scope-${mode}`}>
-      <h3 id={`scope-${mode}`}>{t(MODE_LABELS[mode])}</h3>
+      <h3 id={`scope-${mode}`}>{formatMessage({ id: MODE_LABELS[mode] })}</h3>
       {overview.isError ? <ErrorMessage error={overview.error} /> : null}
       {data === undefined ? null : (
         <>
           <p>
             <span className={`badge state-${data.dataState.toLowerCase()}`} data-field="dataState">
-              {t(STATE_LABELS[data.dataState].name)}
+              {formatMessage({ id: STATE_LABELS[data.dataState].name })}
             </span>
           </p>
-          <p className="hint">{t(STATE_LABELS[data.dataState].explain)}</p>
-          <div className="table-wrap">
-            <StatsTable mode={mode} rows={{ all: data.all, registered: data.registered, anonymous: data.anonymous }} />
-          </div>
+          <p className="hint">{formatMessage({ id: STATE_LABELS[data.dataState].explain })}</p>
+          <StatsTable mode={mode} rows={{ all: data.all, registered: data.registered, anonymous: data.anonymous }} />
           {data.dataUpdatedAt === undefined ? null : (
-            <p className="hint">{t("watch.updatedAt", { at: formatDateTime(data.dataUpdatedAt) })}</p>
+            <p className="hint">{formatMessage({ id: "watch.updatedAt" }, { at: new Date(data.dataUpdatedAt) })}</p>
           )}
         </>
       )}
@@ -72,7 +70,7 @@ function ScopeOverview({ ticketCode, mode, refreshMs }: { ticketCode: string; mo
 }
 
 function StatsTable({ mode, rows }: { mode: Mode; rows: Record<"all" | "registered" | "anonymous", WatchStats> }) {
-  const { t, formatNumber } = useI18n();
+  const { formatMessage, formatNumber } = useIntl();
   const duration = useDuration();
   const names: Record<keyof typeof rows, MessageKey> = {
     all: "watch.subjectsAll",
@@ -81,19 +79,21 @@ function StatsTable({ mode, rows }: { mode: Mode; rows: Record<"all" | "register
   };
   return (
     <table className="compact">
-      <caption className="visually-hidden">{t("watch.statsCaption", { mode: t(MODE_LABELS[mode]) })}</caption>
+      <caption className="visually-hidden">
+        {formatMessage({ id: "watch.statsCaption" }, { mode: formatMessage({ id: MODE_LABELS[mode] }) })}
+      </caption>
       <thead>
         <tr>
           <td />
-          <th scope="col">{t("watch.viewers")}</th>
-          <th scope="col">{t("watch.sessions")}</th>
-          <th scope="col">{t("watch.watchTime")}</th>
+          <th scope="col">{formatMessage({ id: "watch.viewers" })}</th>
+          <th scope="col">{formatMessage({ id: "watch.sessions" })}</th>
+          <th scope="col">{formatMessage({ id: "watch.watchTime" })}</th>
         </tr>
       </thead>
       <tbody>
         {(Object.keys(names) as (keyof typeof rows)[]).map((row) => (
           <tr key={row}>
-            <th scope="row">{t(names[row])}</th>
+            <th scope="row">{formatMessage({ id: names[row] })}</th>
             <td data-field={`${row}.viewerCount`} data-value={rows[row].viewerCount}>
               {formatNumber(rows[row].viewerCount)}
             </td>

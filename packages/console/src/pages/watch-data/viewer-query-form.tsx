@@ -1,14 +1,14 @@
 /**
  * The viewers table's query: its sort, page size and filters (uids, external ids, minimum watch seconds), as
- * queryViewers takes them. Ids are typed separated by commas, spaces or new lines.
+ * queryViewers takes them, starting from the query applied. Ids are typed separated by commas, spaces or new lines.
  */
 import { type FormEvent, useId, useState } from "react";
-import type { Schemas } from "../../api/console-api";
-import { consoleEnums, consoleLimits } from "../../api/console-schema.gen";
+import { useIntl } from "react-intl";
+import { consoleEnums, consoleLimits } from "@org/webinar-console-contract";
+import { useDraft } from "../../components/use-draft";
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
+import { PAGE_SIZES, type ViewerQuery } from "./viewer-search";
 
-export type ViewerQuery = Omit<Schemas["QueryViewersRequest"], "mode" | "cursor">;
 type Sort = ViewerQuery["sort"];
 
 const SORT_LABELS: Record<Sort, MessageKey> = {
@@ -17,10 +17,6 @@ const SORT_LABELS: Record<Sort, MessageKey> = {
   FIRST_WATCHED_ASC: "viewers.sort.FIRST_WATCHED_ASC",
 };
 
-const PAGE_SIZES = [10, 20, 50, 100].filter((size) => size <= consoleLimits.viewersPageSizeMax);
-
-export const FIRST_QUERY: ViewerQuery = { sort: "WATCH_SECONDS_DESC", pageSize: 20 };
-
 function splitIds(text: string): string[] {
   return text
     .split(/[\s,，]+/)
@@ -28,23 +24,27 @@ function splitIds(text: string): string[] {
     .filter((part) => part !== "");
 }
 
-export function ViewerQueryForm({ onApply }: { onApply(query: ViewerQuery): void }) {
-  const { t } = useI18n();
+export function ViewerQueryForm({ applied, onApply }: { applied: ViewerQuery; onApply(query: ViewerQuery): void }) {
+  const { formatMessage } = useIntl();
   const id = useId();
-  const [sort, setSort] = useState<Sort>(FIRST_QUERY.sort);
-  const [pageSize, setPageSize] = useState(FIRST_QUERY.pageSize);
-  const [uids, setUids] = useState("");
-  const [externalIds, setExternalIds] = useState("");
-  const [minSeconds, setMinSeconds] = useState("");
+  const [draft, setDraft] = useDraft({
+    sort: applied.sort,
+    pageSize: applied.pageSize,
+    uids: applied.uids?.join(", ") ?? "",
+    externalIds: applied.externalUserIds?.join(", ") ?? "",
+    minSeconds: applied.minWatchSeconds?.toString() ?? "",
+  });
+  const { sort, pageSize, uids, externalIds, minSeconds } = draft;
+  const edit = (change: Partial<typeof draft>) => setDraft({ ...draft, ...change });
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const uidList = splitIds(uids);
-    if (uidList.some((uid) => !/^\d+$/.test(uid))) return setProblem(t("viewers.badUids"));
+    if (uidList.some((uid) => !/^\d+$/.test(uid))) return setProblem(formatMessage({ id: "viewers.badUids" }));
     const externalList = splitIds(externalIds);
     if (uidList.length + externalList.length > consoleLimits.viewersIdsMax)
-      return setProblem(t("viewers.tooManyIds", { count: consoleLimits.viewersIdsMax }));
+      return setProblem(formatMessage({ id: "viewers.tooManyIds" }, { count: consoleLimits.viewersIdsMax }));
     setProblem(null);
     onApply({
       sort,
@@ -56,20 +56,20 @@ export function ViewerQueryForm({ onApply }: { onApply(query: ViewerQuery): void
   };
 
   return (
-    <form className="filters" onSubmit={submit} aria-label={t("viewers.filters")}>
+    <form className="filters" onSubmit={submit} aria-label={formatMessage({ id: "viewers.filters" })}>
       <div>
-        <label htmlFor={`${id}-sort`}>{t("viewers.sort")}</label>
-        <select id={`${id}-sort`} value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
+        <label htmlFor={`${id}-sort`}>{formatMessage({ id: "viewers.sort" })}</label>
+        <select id={`${id}-sort`} value={sort} onChange={(e) => edit({ sort: e.target.value as Sort })}>
           {consoleEnums.sorts.map((value) => (
             <option key={value} value={value}>
-              {t(SORT_LABELS[value])}
+              {formatMessage({ id: SORT_LABELS[value] })}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor={`${id}-size`}>{t("viewers.pageSize")}</label>
-        <select id={`${id}-size`} value={pageSize} onChange={(e) => setPageSize(Number(e.target.value))}>
+        <label htmlFor={`${id}-size`}>{formatMessage({ id: "viewers.pageSize" })}</label>
+        <select id={`${id}-size`} value={pageSize} onChange={(e) => edit({ pageSize: Number(e.target.value) })}>
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
               {size}
@@ -78,26 +78,26 @@ export function ViewerQueryForm({ onApply }: { onApply(query: ViewerQuery): void
         </select>
       </div>
       <div>
-        <label htmlFor={`${id}-uids`}>{t("viewers.uids")}</label>
-        <input id={`${id}-uids`} inputMode="numeric" value={uids} onChange={(e) => setUids(e.target.value)} />
+        <label htmlFor={`${id}-uids`}>{formatMessage({ id: "viewers.uids" })}</label>
+        <input id={`${id}-uids`} inputMode="numeric" value={uids} onChange={(e) => edit({ uids: e.target.value })} />
       </div>
       <div>
-        <label htmlFor={`${id}-external`}>{t("viewers.externalIds")}</label>
-        <input id={`${id}-external`} value={externalIds} onChange={(e) => setExternalIds(e.target.value)} />
+        <label htmlFor={`${id}-external`}>{formatMessage({ id: "viewers.externalIds" })}</label>
+        <input id={`${id}-external`} value={externalIds} onChange={(e) => edit({ externalIds: e.target.value })} />
       </div>
       <div>
-        <label htmlFor={`${id}-min`}>{t("viewers.minSeconds")}</label>
+        <label htmlFor={`${id}-min`}>{formatMessage({ id: "viewers.minSeconds" })}</label>
         <input
           id={`${id}-min`}
           type="number"
           min={0}
           step={1}
           value={minSeconds}
-          onChange={(e) => setMinSeconds(e.target.value)}
+          onChange={(e) => edit({ minSeconds: e.target.value })}
         />
       </div>
       <div className="actions">
-        <button type="submit">{t("viewers.apply")}</button>
+        <button type="submit">{formatMessage({ id: "viewers.apply" })}</button>
       </div>
       {problem === null ? null : (
         <p role="alert" className="error">

@@ -1,65 +1,61 @@
 /**
  * The viewers table: the Open API's detail query (queryViewers) for the chosen mode, its sorts, filters and cursor
- * pages. The cursors of the pages already seen are kept, so "Previous" goes back without asking again for them.
+ * pages. The address holds the cursors of the pages opened so far, so "Previous" goes back without asking the
+ * server for a cursor again, and a reload shows the same page.
  */
-import { useState } from "react";
-import { consoleApi, errorCodeOf, type Mode, type Schemas } from "../../api/console-api";
+import { keepPreviousData } from "@tanstack/react-query";
+import { useIntl } from "react-intl";
+import { consoleApi, errorCodeOf, type Schemas } from "../../api/console-api";
+import { DataTable } from "../../components/data-table";
 import { ErrorMessage } from "../../components/error-message";
-import { useI18n } from "../../i18n/i18n";
 import { useDuration } from "./duration";
-import { FIRST_QUERY, type ViewerQuery, ViewerQueryForm } from "./viewer-query-form";
+import { ViewerQueryForm } from "./viewer-query-form";
+import { firstPage, type ViewerSearch, viewerQueryBody } from "./viewer-search";
 
 type ViewerRecord = Schemas["ViewerWatchRecord"];
 
-export function ViewersTable({ ticketCode, mode }: { ticketCode: string; mode: Mode }) {
-  const { t } = useI18n();
-  const [query, setQuery] = useState<ViewerQuery>(FIRST_QUERY);
-  // cursors[i] opens page i + 1; page 0 has none.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const [pageIndex, setPageIndex] = useState(0);
-  const cursor = pageIndex === 0 ? undefined : cursors[pageIndex - 1];
+export function ViewersTable({
+  ticketCode,
+  search,
+  onShow,
+}: {
+  ticketCode: string;
+  search: ViewerSearch;
+  onShow(search: ViewerSearch): void;
+}) {
+  const { formatMessage } = useIntl();
   const page = consoleApi.useQuery(
     "post",
     "/console/api/webinars/{ticketCode}/watch/viewers/query",
-    { params: { path: { ticketCode } }, body: { ...query, mode, ...(cursor === undefined ? {} : { cursor }) } },
-    { placeholderData: (previous) => previous },
+    { params: { path: { ticketCode } }, body: viewerQueryBody(search) },
+    { placeholderData: keepPreviousData },
   );
-  const apply = (next: ViewerQuery) => {
-    setQuery(next);
-    setCursors([]);
-    setPageIndex(0);
-  };
+  const { cursors = [], ...query } = search;
   const next = page.data?.nextCursor;
   const goNext = () => {
-    if (next === undefined) return;
-    setCursors([...cursors.slice(0, pageIndex), next]);
-    setPageIndex(pageIndex + 1);
+    if (next !== undefined) onShow({ ...query, cursors: [...cursors, next] });
   };
+  const goPrevious = () => onShow(cursors.length > 1 ? { ...query, cursors: cursors.slice(0, -1) } : query);
   const notFinal = page.isError && errorCodeOf(page.error) === "WATCH_DATA_NOT_FINAL";
   return (
     <section aria-labelledby="viewers-title">
-      <h2 id="viewers-title">{t("viewers.title")}</h2>
-      <ViewerQueryForm onApply={apply} />
+      <h2 id="viewers-title">{formatMessage({ id: "viewers.title" })}</h2>
+      <ViewerQueryForm applied={query} onApply={(applied) => onShow(firstPage({ mode: search.mode, ...applied }))} />
       {notFinal ? (
         <p role="alert" className="notice-text">
-          {t("viewers.notFinal")}
+          {formatMessage({ id: "viewers.notFinal" })}
         </p>
       ) : page.isError ? (
         <ErrorMessage error={page.error} />
       ) : null}
       {page.data === undefined || page.isError ? null : <RecordsTable records={page.data.items} />}
-      <nav className="pager" aria-label={t("viewers.pages")}>
-        <button
-          type="button"
-          className="secondary"
-          disabled={pageIndex === 0}
-          onClick={() => setPageIndex(pageIndex - 1)}
-        >
-          {t("viewers.previous")}
+      <nav className="pager" aria-label={formatMessage({ id: "viewers.pages" })}>
+        <button type="button" className="secondary" disabled={cursors.length === 0} onClick={goPrevious}>
+          {formatMessage({ id: "viewers.previous" })}
         </button>
-        <span role="status">{t("viewers.page", { page: pageIndex + 1 })}</span>
+        <span role="status">{formatMessage({ id: "viewers.page" }, { page: cursors.length + 1 })}</span>
         <button type="button" className="secondary" disabled={next === undefined || page.isFetching} onClick={goNext}>
-          {t("viewers.next")}
+          {formatMessage({ id: "viewers.next" })}
         </button>
       </nav>
     </section>
@@ -67,46 +63,29 @@ export function ViewersTable({ ticketCode, mode }: { ticketCode: string; mode: M
 }
 
 function RecordsTable({ records }: { records: ViewerRecord[] }) {
-  const { t, formatDateTime } = useI18n();
+  const { formatMessage, formatDate } = useIntl();
   const duration = useDuration();
-  if (records.length === 0) return <p>{t("viewers.empty")}</p>;
+  if (records.length === 0) return <p>{formatMessage({ id: "viewers.empty" })}</p>;
   return (
-    <div className="table-wrap">
-      <table data-testid="viewers">
-        <caption className="visually-hidden">{t("viewers.title")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("viewers.uid")}</th>
-            <th scope="col">{t("viewers.externalId")}</th>
-            <th scope="col">{t("viewers.name")}</th>
-            <th scope="col">{t("viewers.phone")}</th>
-            <th scope="col">{t("viewers.total")}</th>
-            <th scope="col">{t("viewers.live")}</th>
-            <th scope="col">{t("viewers.replay")}</th>
-            <th scope="col">{t("viewers.sessions")}</th>
-            <th scope="col">{t("viewers.first")}</th>
-            <th scope="col">{t("viewers.last")}</th>
-            <th scope="col">{t("viewers.devices")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((record) => (
-            <tr key={record.subjectId} data-uid={record.uid} data-total-seconds={record.totalWatchSeconds}>
-              <td>{record.uid}</td>
-              <td>{record.externalUserId ?? "—"}</td>
-              <td>{record.displayName ?? record.displayNickname}</td>
-              <td>{record.phone ?? "—"}</td>
-              <td>{duration(record.totalWatchSeconds)}</td>
-              <td>{duration(record.liveWatchSeconds)}</td>
-              <td>{duration(record.replayWatchSeconds)}</td>
-              <td>{record.sessionCount}</td>
-              <td>{formatDateTime(record.firstWatchedAt)}</td>
-              <td>{formatDateTime(record.lastWatchedAt)}</td>
-              <td>{[...record.deviceTypes, ...record.protocols].join(", ")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="viewers"
+      caption="viewers.title"
+      rows={records}
+      rowKey={(record) => record.subjectId}
+      rowData={(record) => ({ "data-uid": record.uid, "data-total-seconds": record.totalWatchSeconds })}
+      columns={[
+        { header: "viewers.uid", cell: (record) => record.uid },
+        { header: "viewers.externalId", cell: (record) => record.externalUserId ?? "—" },
+        { header: "viewers.name", cell: (record) => record.displayName ?? record.displayNickname },
+        { header: "viewers.phone", cell: (record) => record.phone ?? "—" },
+        { header: "viewers.total", cell: (record) => duration(record.totalWatchSeconds) },
+        { header: "viewers.live", cell: (record) => duration(record.liveWatchSeconds) },
+        { header: "viewers.replay", cell: (record) => duration(record.replayWatchSeconds) },
+        { header: "viewers.sessions", cell: (record) => record.sessionCount },
+        { header: "viewers.first", cell: (record) => formatDate(record.firstWatchedAt, { format: "second" }) },
+        { header: "viewers.last", cell: (record) => formatDate(record.lastWatchedAt, { format: "second" }) },
+        { header: "viewers.devices", cell: (record) => [...record.deviceTypes, ...record.protocols].join(", ") },
+      ]}
+    />
   );
 }

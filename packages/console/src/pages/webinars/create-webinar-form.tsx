@@ -2,11 +2,11 @@
 import { type FormEvent, useId, useState } from "react";
 import { consoleApi, type Schemas } from "../../api/console-api";
 import { ErrorMessage } from "../../components/error-message";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 import { WEBINAR_STATUSES, useStatusLabel } from "./labels";
 
 export function CreateWebinarForm({ onCreated }: { onCreated(): void }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const statusLabel = useStatusLabel();
   const id = useId();
   const [title, setTitle] = useState("");
@@ -26,14 +26,14 @@ export function CreateWebinarForm({ onCreated }: { onCreated(): void }) {
   };
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t("webinars.createTitle")}</h2>
+      <h2 id={`${id}-title`}>{formatMessage({ id: "webinars.createTitle" })}</h2>
       <form className="filters" onSubmit={submit}>
         <div>
-          <label htmlFor={`${id}-name`}>{t("webinars.titleField")}</label>
+          <label htmlFor={`${id}-name`}>{formatMessage({ id: "webinars.titleField" })}</label>
           <input id={`${id}-name`} required value={title} onChange={(e) => setTitle(e.target.value)} />
         </div>
         <div>
-          <label htmlFor={`${id}-code`}>{t("webinars.ticketCodeField")}</label>
+          <label htmlFor={`${id}-code`}>{formatMessage({ id: "webinars.ticketCodeField" })}</label>
           <input
             id={`${id}-code`}
             value={ticketCode}
@@ -41,11 +41,11 @@ export function CreateWebinarForm({ onCreated }: { onCreated(): void }) {
             onChange={(e) => setTicketCode(e.target.value)}
           />
           <p id={`${id}-code-hint`} className="hint">
-            {t("webinars.ticketCodeHint")}
+            {formatMessage({ id: "webinars.ticketCodeHint" })}
           </p>
         </div>
         <div>
-          <label htmlFor={`${id}-status`}>{t("webinars.status")}</label>
+          <label htmlFor={`${id}-status`}>{formatMessage({ id: "webinars.status" })}</label>
           <select
             id={`${id}-status`}
             value={status}
@@ -60,7 +60,7 @@ export function CreateWebinarForm({ onCreated }: { onCreated(): void }) {
         </div>
         <div className="actions">
           <button type="submit" disabled={create.isPending}>
-            {t("webinars.create")}
+            {formatMessage({ id: "webinars.create" })}
           </button>
         </div>
       </form>

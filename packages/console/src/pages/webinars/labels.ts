@@ -1,8 +1,8 @@
 /** Words for a webinar's status and live state, in the chosen language. */
 import type { Schemas } from "../../api/console-api";
-import { consoleEnums } from "../../api/console-schema.gen";
+import { consoleEnums } from "@org/webinar-console-contract";
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 
 type WebinarStatus = Schemas["WebinarStatus"];
 type LiveStatus = Schemas["LiveStatus"];
@@ -28,11 +28,11 @@ export const WEBINAR_STATUSES: WebinarStatus[] = consoleEnums.webinarStatuses.fi
 );
 
 export function useStatusLabel(): (status: WebinarStatus) => string {
-  const { t } = useI18n();
-  return (status) => t(STATUS_LABELS[status]);
+  const { formatMessage } = useIntl();
+  return (status) => formatMessage({ id: STATUS_LABELS[status] });
 }
 
 export function useLiveLabel(): (live: LiveStatus) => string {
-  const { t } = useI18n();
-  return (live) => t(LIVE_LABELS[live]);
+  const { formatMessage } = useIntl();
+  return (live) => formatMessage({ id: LIVE_LABELS[live] });
 }

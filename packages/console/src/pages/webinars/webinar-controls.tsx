@@ -8,7 +8,7 @@ import { consoleApi, type Schemas, type Webinar } from "../../api/console-api";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { ErrorMessage } from "../../components/error-message";
 import type { MessageKey } from "../../i18n/catalogue";
-import { useI18n } from "../../i18n/i18n";
+import { useIntl } from "react-intl";
 
 type LiveAction = Schemas["LiveActionRequest"]["action"];
 
@@ -29,13 +29,15 @@ const ACTION_LABELS: Record<LiveAction, MessageKey> = {
 };
 
 export function WebinarControls({ webinar }: { webinar: Webinar }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const path = { params: { path: { ticketCode: webinar.ticketCode } } };
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["get", "/console/api/webinars"] }),
-      queryClient.invalidateQueries({ queryKey: ["get", "/console/api/webinars/{ticketCode}"] }),
+      queryClient.invalidateQueries({ queryKey: consoleApi.queryOptions("get", "/console/api/webinars").queryKey }),
+      queryClient.invalidateQueries({
+        queryKey: consoleApi.queryOptions("get", "/console/api/webinars/{ticketCode}", path).queryKey,
+      }),
     ]);
   const setStatus = consoleApi.useMutation("post", "/console/api/webinars/{ticketCode}/status", { onSuccess: refresh });
   const runLive = consoleApi.useMutation("post", "/console/api/webinars/{ticketCode}/live", {
@@ -54,23 +56,23 @@ export function WebinarControls({ webinar }: { webinar: Webinar }) {
   return (
     <div className="controls">
       <fieldset className="actions">
-        <legend className="visually-hidden">{t("webinars.visibility")}</legend>
+        <legend className="visually-hidden">{formatMessage({ id: "webinars.visibility" })}</legend>
         {webinar.status === "PUBLISHED" ? (
           <button
             type="button"
             className="secondary"
             onClick={() => setStatus.mutate({ ...path, body: { status: "HIDDEN" } })}
           >
-            {t("webinars.hide")}
+            {formatMessage({ id: "webinars.hide" })}
           </button>
         ) : webinar.status === "SUSPENDED" ? null : (
           <button type="button" onClick={() => setStatus.mutate({ ...path, body: { status: "PUBLISHED" } })}>
-            {t("webinars.publish")}
+            {formatMessage({ id: "webinars.publish" })}
           </button>
         )}
       </fieldset>
       <fieldset className="actions">
-        <legend className="visually-hidden">{t("webinars.live")}</legend>
+        <legend className="visually-hidden">{formatMessage({ id: "webinars.live" })}</legend>
         {LIVE_ACTIONS[webinar.liveStatus].map((action) => (
           <button
             key={action}
@@ -78,12 +80,12 @@ export function WebinarControls({ webinar }: { webinar: Webinar }) {
             className={action === "START" ? "" : "danger"}
             onClick={() => (action === "START" ? runLive.mutate({ ...path, body: { action } }) : setConfirming(action))}
           >
-            {t(ACTION_LABELS[action])}
+            {formatMessage({ id: ACTION_LABELS[action] })}
           </button>
         ))}
         {canFinalize ? (
           <button type="button" className="secondary" onClick={() => finalize.mutate({ ...path, body: {} })}>
-            {t("webinars.finalize")}
+            {formatMessage({ id: "webinars.finalize" })}
           </button>
         ) : null}
       </fieldset>
@@ -91,20 +93,20 @@ export function WebinarControls({ webinar }: { webinar: Webinar }) {
       <VideoUrlsForm webinar={webinar} onSaved={refresh} />
       <ConfirmDialog
         open={confirming !== null}
-        title={confirming === null ? "" : t(ACTION_LABELS[confirming])}
-        confirmLabel={confirming === null ? "" : t(ACTION_LABELS[confirming])}
+        title={confirming === null ? "" : formatMessage({ id: ACTION_LABELS[confirming] })}
+        confirmLabel={confirming === null ? "" : formatMessage({ id: ACTION_LABELS[confirming] })}
         busy={runLive.isPending}
         onConfirm={() => confirming !== null && runLive.mutate({ ...path, body: { action: confirming } })}
         onCancel={() => setConfirming(null)}
       >
-        <p>{t("webinars.liveConfirm", { title: webinar.title ?? webinar.ticketCode })}</p>
+        <p>{formatMessage({ id: "webinars.liveConfirm" }, { title: webinar.title ?? webinar.ticketCode })}</p>
       </ConfirmDialog>
     </div>
   );
 }
 
 function VideoUrlsForm({ webinar, onSaved }: { webinar: Webinar; onSaved(): Promise<unknown> }) {
-  const { t } = useI18n();
+  const { formatMessage } = useIntl();
   const id = useId();
   const [live, setLive] = useState(webinar.liveVideoUrl ?? "");
   const [replay, setReplay] = useState(webinar.replayVideoUrl ?? "");
@@ -119,20 +121,20 @@ function VideoUrlsForm({ webinar, onSaved }: { webinar: Webinar; onSaved(): Prom
     });
   };
   return (
-    <form className="filters" onSubmit={submit} aria-label={t("webinars.videos")}>
+    <form className="filters" onSubmit={submit} aria-label={formatMessage({ id: "webinars.videos" })}>
       <div>
-        <label htmlFor={`${id}-live`}>{t("webinars.liveVideoUrl")}</label>
+        <label htmlFor={`${id}-live`}>{formatMessage({ id: "webinars.liveVideoUrl" })}</label>
         <input id={`${id}-live`} type="url" value={live} onChange={(e) => setLive(e.target.value)} />
       </div>
       <div>
-        <label htmlFor={`${id}-replay`}>{t("webinars.replayVideoUrl")}</label>
+        <label htmlFor={`${id}-replay`}>{formatMessage({ id: "webinars.replayVideoUrl" })}</label>
         <input id={`${id}-replay`} type="url" value={replay} onChange={(e) => setReplay(e.target.value)} />
       </div>
       <div className="actions">
         <button type="submit" className="secondary" disabled={save.isPending}>
-          {t("webinars.saveVideos")}
+          {formatMessage({ id: "webinars.saveVideos" })}
         </button>
-        <span role="status">{save.isSuccess ? t("webinars.videosSaved") : ""}</span>
+        <span role="status">{save.isSuccess ? formatMessage({ id: "webinars.videosSaved" }) : ""}</span>
       </div>
       {save.isError ? <ErrorMessage error={save.error} /> : null}
     </form>
