@@ -12,7 +12,8 @@
  * ```
  */
 export { runConformance, listChecks } from "./run-conformance";
-export type { ConformanceOptions, Credentials } from "./options";
+export type { Credentials } from "./credentials";
+export type { ConformanceOptions } from "./options";
 export type {
   ConformanceSetup,
   LiveAction,

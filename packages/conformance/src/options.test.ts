@@ -1,6 +1,6 @@
 import { limits } from "@org/webinar-types";
 import { describe, expect, it } from "vitest";
-import { resolveOptions } from "./options";
+import { DEFAULT_SEED, resolveOptions } from "./options";
 
 const minimal = { baseUrl: "http://127.0.0.1:8080", apiKey: "wk_1", apiSecret: "s", ticketCode: "wbn-1" };
 
@@ -16,6 +16,12 @@ describe("runConformance options", () => {
     });
   });
 
+  it("the seed is fixed unless given, so two runs send the same bodies and reach the same verdict", () => {
+    expect(resolveOptions(minimal).seed).toBe(DEFAULT_SEED);
+    expect(resolveOptions(minimal).seed).toBe(resolveOptions(minimal).seed);
+    expect(resolveOptions({ ...minimal, seed: 7 }).seed).toBe(7);
+  });
+
   it.each([
     [{ baseUrl: "ftp://example.com" }, /baseUrl must be an http\(s\) URL/],
     [{ baseUrl: "http://example.com/?x=1" }, /baseUrl must have no query or fragment/],
@@ -23,6 +29,10 @@ describe("runConformance options", () => {
     [{ ticketCode: "" }, /ticketCode is required/],
     [{ clockSkewSeconds: 0 }, /clockSkewSeconds must be a positive integer/],
     [{ maxBodyBytes: 1.5 }, /maxBodyBytes must be a positive integer/],
+    [{ modelRuns: -1 }, /modelRuns must be a non-negative integer/],
+    [{ modelSeconds: 0 }, /modelSeconds must be a positive integer/],
+    [{ modelPath: "7:x" }, /modelPath must be the path a failing sequence printed/],
+    [{ modelPath: "" }, /modelPath must be the path a failing sequence printed/],
     [{ sessionUrl: "not a url" }, /sessionUrl must be an http\(s\) URL/],
     [{ secondMerchant: { apiKey: "wk_2", secret: "" } }, /secondMerchant.secret is required/],
   ])("%j -> a TypeError naming the option", (change, message) => {

@@ -2,17 +2,12 @@
  * What `runConformance` needs: where the server is, one API key of an active merchant with its secret, and one
  * published webinar's `ticketCode`. Everything else is optional and widens what can be checked.
  */
-import { randomInt } from "node:crypto";
 import { limits } from "@org/webinar-types";
 import type { CheckResult, SkippedCheck } from "./report";
+import type { Credentials } from "./credentials";
 import type { ConformanceSetup } from "./setup-hooks";
 
 /** An API key and the secret paired with it. */
-export interface Credentials {
-  apiKey: string;
-  secret: string;
-}
-
 export interface ConformanceOptions {
   /** The API's base URL, e.g. `https://api.example.com` or `https://gw.example.com/webinar` (a path prefix is signed too). */
   baseUrl: string;
@@ -43,12 +38,29 @@ export interface ConformanceOptions {
    * moderation): the `state.*`, `figures.*` and some `tickets.*` checks need them and are skipped without them.
    */
   setup?: ConformanceSetup;
-  /** The seed of the `fuzz.*` checks, to replay a run; default a random one, printed in their details. */
+  /**
+   * The seed of the `fuzz.*` and `model.*` checks, printed in their details; default {@link DEFAULT_SEED}, so two
+   * runs against the same server send the same bodies and reach the same verdict.
+   */
   seed?: number;
-  /** Bodies the `fuzz.*` checks send per operation and kind (valid, invalid); default 50. */
+  /** Bodies the `fuzz.*` checks send per operation and kind (valid, invalid); default 100, twice that for names. */
   fuzzRuns?: number;
+  /** Command sequences the `model.*` checks run; default 30, 0 skips them. */
+  modelRuns?: number;
+  /** Time limit of the `model.*` checks in seconds: they stop starting sequences once it has passed; default 40. */
+  modelSeconds?: number;
+  /**
+   * The path a failing `model.*` sequence printed (`7:2:2:4@BLACAR:q`): with the same `seed`, the run replays that
+   * sequence alone, shrunk as printed, instead of drawing new ones.
+   */
+  modelPath?: string;
   /** Told about each check as soon as it has run, e.g. to print it. */
   onCheck?: (result: CheckResult | SkippedCheck) => void;
+  /**
+   * Stops the run: no check starts once it is aborted, and the report holds the checks that ran. With `onCheck`,
+   * a caller that only needs to know whether one check fails (say, the first failure) can stop there.
+   */
+  signal?: AbortSignal;
 }
 
 /** The options with every default applied. */
@@ -67,13 +79,28 @@ export interface ResolvedOptions {
   setup: ConformanceSetup;
   seed: number;
   fuzzRuns: number;
+  modelRuns: number;
+  modelSeconds: number;
+  modelPath: string | undefined;
 }
+
+/** The seed a run uses unless told another: fixed, so a verdict does not depend on the run. */
+export const DEFAULT_SEED = 20261128;
 
 function integerOption(value: number | undefined, fallback: number, name: string, least: 0 | 1): number {
   const resolved = value ?? fallback;
   if (!Number.isSafeInteger(resolved) || resolved < least)
     throw new TypeError(`${name} must be ${least === 1 ? "a positive" : "a non-negative"} integer`);
   return resolved;
+}
+
+/** fast-check's path of a counterexample (numbers joined by colons), then `@` and the path of its commands. */
+function replayPath(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^\d+(?::\d+)*(?:@[A-Za-z0-9+/:=]*)?$/.test(value))
+    throw new TypeError(
+      `modelPath must be the path a failing sequence printed (like 7:2:2:4@BLACAR:q), got ${JSON.stringify(value)}`,
+    );
+  return value;
 }
 
 const positiveInteger = (value: number | undefined, fallback: number, name: string) =>
@@ -119,7 +146,10 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     timeoutMs: positiveInteger(options.timeoutMs, 15_000, "timeoutMs"),
     setup: options.setup ?? {},
     // fast-check takes a 32-bit seed.
-    seed: integerOption(options.seed, randomInt(0, 2 ** 31), "seed", 0),
-    fuzzRuns: integerOption(options.fuzzRuns, 50, "fuzzRuns", 0),
+    seed: integerOption(options.seed, DEFAULT_SEED, "seed", 0),
+    fuzzRuns: integerOption(options.fuzzRuns, 100, "fuzzRuns", 0),
+    modelRuns: integerOption(options.modelRuns, 30, "modelRuns", 0),
+    modelSeconds: positiveInteger(options.modelSeconds, 40, "modelSeconds"),
+    modelPath: replayPath(options.modelPath),
   };
 }

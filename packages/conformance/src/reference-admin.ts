@@ -12,7 +12,7 @@
  * const report = await runConformance({ baseUrl: "http://127.0.0.1:8080", apiKey, apiSecret, ticketCode, setup });
  * ```
  */
-import type { Credentials } from "./options";
+import type { Credentials } from "./credentials";
 import type { ConformanceSetup, PlaybackSession } from "./setup-hooks";
 
 export interface ReferenceAdminOptions {

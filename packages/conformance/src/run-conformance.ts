@@ -8,6 +8,7 @@ import { concurrencyChecks } from "./checks/concurrency";
 import { exactFigureChecks } from "./checks/exact-figures";
 import { fuzzChecks } from "./checks/fuzz";
 import { liveDataStateChecks } from "./checks/live-data-state";
+import { modelBasedChecks } from "./checks/model-based";
 import { signingEveryOperationChecks } from "./checks/signing-every-operation";
 import { stateRuleChecks } from "./checks/state-rules";
 import { ticketLifecycleChecks } from "./checks/ticket-lifecycle";
@@ -46,6 +47,7 @@ export const allChecks: readonly Check[] = [
   ...liveDataStateChecks,
   ...exactFigureChecks,
   ...concurrencyChecks,
+  ...modelBasedChecks,
   ...answerChecks,
 ];
 
@@ -102,6 +104,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const skipped: SkippedCheck[] = [];
   try {
     for (const check of selected) {
+      if (options.signal?.aborted === true) break;
       const result = await runOne(check, context);
       if ("skipped" in result) skipped.push(result);
       else checks.push(result);

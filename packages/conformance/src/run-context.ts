@@ -7,7 +7,8 @@ import { randomBytes, randomInt } from "node:crypto";
 import { bodyHash, canonicalString, createNonce, sign } from "@org/webinar-signing";
 import { operations, type OperationId } from "@org/webinar-types";
 import { judgeAnswer, type Answer } from "./answer";
-import type { Credentials, ResolvedOptions } from "./options";
+import type { Credentials } from "./credentials";
+import type { ResolvedOptions } from "./options";
 import { createServerClock, type ServerClock } from "./server-clock";
 import type { Transport } from "./transport";
 

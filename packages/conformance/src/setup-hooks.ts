@@ -24,7 +24,7 @@
  * export default setup;
  * ```
  */
-import type { Credentials } from "./options";
+import type { Credentials } from "./credentials";
 
 /** A webinar state of the spec: only a `PUBLISHED` webinar may be used for login tickets. */
 export type WebinarState = "DRAFT" | "PUBLISHED" | "HIDDEN" | "SUSPENDED";

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runConformance } from "../src/run-conformance";
 import { jsonReportOf, runConformanceCli, startInBackground, type BackgroundProcess } from "./support/processes";
 
 const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
@@ -63,5 +64,25 @@ describe("webinar-conformance against a mock of the spec that never checks signa
     expect(run.stdout).toMatch(new RegExp(`, ${report.failed} failed, `));
     // The mock's answers themselves are the spec's examples: a correctly signed request still passes.
     expect(report.checks.find((check) => check.id === "signing.correct")?.ok).toBe(true);
+  });
+
+  it("stops at the first failing check when the caller aborts its signal there", async () => {
+    const stop = new AbortController();
+    const report = await runConformance({
+      baseUrl: mock.url,
+      apiKey: "wk_conformance_mock",
+      apiSecret: "any-secret",
+      ticketCode: "wbn-7Hq2kP9x",
+      only: ["signing"],
+      signal: stop.signal,
+      onCheck: (result) => {
+        if ("ok" in result && !result.ok) stop.abort();
+      },
+    });
+    const failed = report.checks.filter((check) => !check.ok).map((check) => check.id);
+    expect(failed).toHaveLength(1);
+    // Nothing ran after it, though most signing checks fail against this mock.
+    expect(report.checks.at(-1)?.id).toBe(failed[0]);
+    expect(report.checks.length).toBeLessThan(SIGNATURE_CHECKS.length);
   });
 });

@@ -4,7 +4,7 @@
  * ties and both modes all occur), and the records and overview blocks the spec says a server must derive from them.
  */
 import type { PlaybackMode, ViewerWatchRecord, WatchStats } from "@org/webinar-types";
-import type { Credentials } from "../options";
+import type { Credentials } from "../credentials";
 import type { RunContext } from "../run-context";
 import type { PlaybackSession } from "../setup-hooks";
 import { ownMerchant, type HooksOf } from "./setup-needs";

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { operations, type OperationId } from "@org/webinar-types";
 import type { Answer } from "../answer";
 import { dataOf, expectError, expectSuccess, type Check } from "../check";
-import type { Credentials } from "../options";
+import type { Credentials } from "../credentials";
 import type { RunContext } from "../run-context";
 import type { WebinarState } from "../setup-hooks";
 import { ownMerchant, withSetup, type HooksOf } from "./setup-needs";

@@ -5,7 +5,7 @@
  */
 import type { LoginTicket } from "@org/webinar-types";
 import { dataOf, ensure, expectSuccess, skip, type Check } from "../check";
-import type { Credentials } from "../options";
+import type { Credentials } from "../credentials";
 import type { RunContext } from "../run-context";
 import { ownMerchant, SETUP_HINT, withSetup } from "./setup-needs";
 import { EXCHANGE_HINT, ticketExchange } from "./ticket-exchange";

@@ -5,7 +5,7 @@
 import type { UpsertViewerRequest, UpsertViewerResult, Viewer } from "@org/webinar-types";
 import type { Answer } from "../answer";
 import { dataOf, ensure, expectSuccess } from "../check";
-import type { Credentials } from "../options";
+import type { Credentials } from "../credentials";
 import type { RunContext } from "../run-context";
 
 /** Sends one upsert. */

@@ -12,7 +12,7 @@ import type {
 } from "@org/webinar-types";
 import type { Answer } from "../answer";
 import { CheckFailure, dataOf, expectError, expectSuccess } from "../check";
-import type { Credentials } from "../options";
+import type { Credentials } from "../credentials";
 import type { RunContext } from "../run-context";
 
 export type QueryFields = Omit<QueryViewerWatchRequest, "ticketCode">;

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError, type Environment } from "@org/webinar-client/command-line";
+import { UsageError, type Environment } from "@org/webinar-internal/command-line";
 import { referenceAdminSetup } from "../reference-admin";
 import type { ConformanceSetup } from "../setup-hooks";
 

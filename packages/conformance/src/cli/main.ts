@@ -17,7 +17,7 @@ import {
   UsageError,
   withEnvFile,
   type OptionSpec,
-} from "@org/webinar-client/command-line";
+} from "@org/webinar-internal/command-line";
 import packageJson from "../../package.json" with { type: "json" };
 import type { ConformanceOptions } from "../options";
 import { loadSetup } from "./load-setup";
@@ -84,8 +84,31 @@ const OPTIONS = {
     value: "N",
     help: "the server's login ticket lifetime, for the expiry check (waits it out; at most 120)",
   },
-  seed: { type: "string", value: "N", help: "the fuzz checks' seed, to replay a run (default random, printed)" },
-  "fuzz-runs": { type: "string", value: "N", help: "bodies the fuzz checks send per operation and kind (default 50)" },
+  seed: {
+    type: "string",
+    value: "N",
+    help: "the seed of the fuzz and model checks, to replay a run (default fixed, printed)",
+  },
+  "fuzz-runs": {
+    type: "string",
+    value: "N",
+    help: "bodies the fuzz checks send per operation and kind (default 100; twice that for names)",
+  },
+  "model-runs": {
+    type: "string",
+    value: "N",
+    help: "command sequences the model-based checks run (default 30; 0 skips them)",
+  },
+  "model-seconds": {
+    type: "string",
+    value: "N",
+    help: "time limit of the model-based checks, in seconds (default 40)",
+  },
+  "model-path": {
+    type: "string",
+    value: "PATH",
+    help: "replay the failing sequence a model-based check printed (its path, with its --seed)",
+  },
   "timeout-ms": { type: "string", value: "N", help: "time allowed for one answer (default 15000)" },
   only: {
     type: "string",
@@ -152,6 +175,7 @@ async function optionsFrom(values: Values, processEnv: CliIo["env"]): Promise<Co
   if ((secondKey === undefined) !== (secondSecret === undefined))
     throw new UsageError("--second-api-key and --second-api-secret go together");
   const sessionUrl = pick("session-url");
+  const modelPath = pick("model-path");
   const setup = await loadSetup(
     {
       setupModule: pick("setup"),
@@ -167,6 +191,8 @@ async function optionsFrom(values: Values, processEnv: CliIo["env"]): Promise<Co
     timeoutMs: integerFlag(values, "timeout-ms"),
     seed: integerFlag(values, "seed", 0),
     fuzzRuns: integerFlag(values, "fuzz-runs", 0),
+    modelRuns: integerFlag(values, "model-runs", 0),
+    modelSeconds: integerFlag(values, "model-seconds"),
   };
   return {
     baseUrl: required["base-url"]!,
@@ -175,6 +201,7 @@ async function optionsFrom(values: Values, processEnv: CliIo["env"]): Promise<Co
     ticketCode: required["ticket-code"]!,
     ...(secondKey === undefined ? {} : { secondMerchant: { apiKey: secondKey, secret: secondSecret! } }),
     ...(sessionUrl === undefined ? {} : { sessionUrl }),
+    ...(modelPath === undefined ? {} : { modelPath }),
     ...(setup === undefined ? {} : { setup }),
     ...Object.fromEntries(Object.entries(numbers).filter(([, value]) => value !== undefined)),
     ...(values.only === undefined ? {} : { only: values.only as string[] }),
@@ -207,8 +234,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (error instanceof TypeError) throw new UsageError(error.message);
       throw error;
     }
-    // The summary stays the last line; the seed just before it replays the fuzz checks.
-    io.stdout.write(`\nfuzz seed ${report.seed}: --seed ${report.seed} sends the same bodies again\n`);
+    // The summary stays the last line; the seed just before it replays the fuzz and model checks.
+    io.stdout.write(
+      `\nfuzz seed ${report.seed}: --seed ${report.seed} sends the same bodies and command sequences again\n`,
+    );
     io.stdout.write(`${formatSummary(report)}\n`);
     if (typeof values.json === "string") writeFileSync(values.json, toJson(report));
     if (typeof values.junit === "string") writeFileSync(values.junit, toJUnitXml(report));

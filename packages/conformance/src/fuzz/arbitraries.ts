@@ -2,9 +2,10 @@
  * fast-check arbitraries built from a request schema: bodies the schema describes (valid ones, mostly) and the same
  * bodies broken in one way each (a required field dropped, an unknown field added, a value of another type, a
  * number or a length just past its bound, a body that is no object). Whether a body is valid is not decided here
- * but by the spec's own validator (see fuzz checks), so an arbitrary may stray either way.
+ * but by the kit's own reading of the spec (oracle/request-verdict.ts), so an arbitrary may stray either way.
  */
 import fc from "fast-check";
+import { humanText } from "./human-text";
 import type { JsonSchema } from "./json-schema";
 
 /** Fields given fixed choices instead of their schema's, so a valid body reaches the server's business logic. */
@@ -23,14 +24,17 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const maxLength = Math.min(schema.maxLength ?? LONGEST, LONGEST);
   const fits = (text: string) => [...text].length >= minLength && [...text].length <= maxLength;
   const free = fc.string({ unit: "grapheme", minLength, maxLength });
-  if (schema.pattern === undefined) return free;
-  // Patterns fast-check cannot read fall back to free text, which the validator then judges.
+  // Free text (names, ids): mostly what people type, so a server failing on ordinary names is found every run.
+  const typed = schema["x-no-lone-surrogates"] === true ? [{ arbitrary: humanText(maxLength), weight: 8 }] : [];
+  if (schema.pattern === undefined)
+    return typed.length === 0 ? free : fc.oneof(...typed, { arbitrary: free, weight: 1 });
+  // Patterns fast-check cannot read fall back to free text, which the oracle then judges.
   try {
     // Mostly text of the pattern, so valid bodies get past validation; some free text to stray.
     const matching = fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
-    return fc.oneof({ arbitrary: matching, weight: 4 }, { arbitrary: free, weight: 1 });
+    return fc.oneof(...typed, { arbitrary: matching, weight: 4 }, { arbitrary: free, weight: 1 });
   } catch {
-    return free;
+    return typed.length === 0 ? free : fc.oneof(...typed, { arbitrary: free, weight: 1 });
   }
 }
 

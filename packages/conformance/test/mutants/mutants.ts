@@ -3,6 +3,7 @@
  * proxy that rewrites what goes in or comes out. `killedBy` is the check that names the broken rule: the kit must
  * fail it (other checks may fail too).
  */
+import { interactionMutants } from "./interaction-mutants";
 import type { Mutation, ProxyAnswer, ProxyRequest } from "./mutating-proxy";
 import {
   errorAnswer,
@@ -605,4 +606,5 @@ export const mutants: Mutant[] = [
   ...ticketMutants,
   ...stateMutants,
   ...watchDataMutants,
+  ...interactionMutants,
 ];
