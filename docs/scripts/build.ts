@@ -55,7 +55,8 @@ import {
 export const PAGE_TITLE = "Webinar Open API";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const consoleScreenshotsDir = join(docsDir, "console");
+/** The screenshots the Markdown pages show (made by the console's and the watch page's browser tests). */
+const screenshotDirs = ["console", "player"];
 export const defaultOutputPath = join(docsDir, "dist", "index.html");
 /** The reference server's own APIs, each rendered like the spec from its OpenAPI document. */
 const serverReferences = referencePages.flatMap(({ path, serverDocument }) =>
@@ -126,9 +127,11 @@ export function buildDocs(options: BuildOptions = {}): string {
     );
     copyFileSync(signingVectorsPath(), join(outputDir, "signing-vectors.json"));
     renderMarkdownPages(outputDir);
-    // The console guide's screenshots (made by the console's end-to-end tests), beside its page.
-    if (existsSync(consoleScreenshotsDir))
-      cpSync(consoleScreenshotsDir, join(outputDir, "console"), { recursive: true });
+    // The pages' screenshots, beside them, so `console/sign-in.png` works on the site as on GitHub.
+    for (const dir of screenshotDirs) {
+      const source = join(docsDir, dir);
+      if (existsSync(source)) cpSync(source, join(outputDir, dir), { recursive: true });
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
