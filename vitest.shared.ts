@@ -23,6 +23,10 @@ export const workspaceAliases: Record<string, string> = {
   "@org/webinar-conformance/reference-admin": fileURLToPath(
     new URL("./packages/conformance/src/reference-admin.ts", import.meta.url),
   ),
+  "@org/webinar-console-contract/validators": fileURLToPath(
+    new URL("./packages/console-contract/src/validators.ts", import.meta.url),
+  ),
+  "@org/webinar-console-contract": packageSource("console-contract"),
   "@org/webinar-types": packageSource("types"),
   "@org/webinar-signing": packageSource("signing"),
   "@org/webinar-client": packageSource("client"),

@@ -122,6 +122,8 @@ describe("pnpm release:version and release:publish from a fresh clone, to a loca
     const result = run("pnpm", ["release:publish"], { cwd: clone, env, timeoutMs: 900_000 });
     if (result.status !== 0)
       throw new Error(`release:publish failed:\n${output(result).split("\n").slice(-80).join("\n")}`);
+    // CI runs the package checks only here, through release:publish.
+    expect(output(result)).toContain("release check passed");
     for (const name of publicPackages) {
       const manifest = JSON.parse(
         runOk("npm", ["view", `${name}@${releasedVersion}`, "--json"], { cwd: work, env: registryEnv() }),
