@@ -16,9 +16,6 @@ export const workspaceAliases: Record<string, string> = {
   "@org/webinar-validator/nonce-store/redis": fileURLToPath(
     new URL("./packages/validator/src/nonce-stores/redis.ts", import.meta.url),
   ),
-  "@org/webinar-client/command-line": fileURLToPath(
-    new URL("./packages/client/src/command-line/index.ts", import.meta.url),
-  ),
   "@org/webinar-client/csv": fileURLToPath(new URL("./packages/client/src/csv.ts", import.meta.url)),
   "@org/webinar-conformance/reference-admin": fileURLToPath(
     new URL("./packages/conformance/src/reference-admin.ts", import.meta.url),

@@ -36,7 +36,8 @@ describe("spec/test-vectors/signing.json", () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-  });
+    // The generator runs openssl once per vector: a few seconds on a busy machine.
+  }, 60_000);
 
   it.each([
     {
