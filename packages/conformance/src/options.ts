@@ -45,7 +45,7 @@ export interface ConformanceOptions {
   seed?: number;
   /** Bodies the `fuzz.*` checks send per operation and kind (valid, invalid); default 100, twice that for names. */
   fuzzRuns?: number;
-  /** Command sequences the `model.*` checks run; default 30, 0 skips them. */
+  /** Command sequences the `model.*` checks run; default {@link DEFAULT_MODEL_RUNS}, 0 skips them. */
   modelRuns?: number;
   /** Time limit of the `model.*` checks in seconds: they stop starting sequences once it has passed; default 40. */
   modelSeconds?: number;
@@ -86,6 +86,10 @@ export interface ResolvedOptions {
 
 /** The seed a run uses unless told another: fixed, so a verdict does not depend on the run. */
 export const DEFAULT_SEED = 20261128;
+
+/** Command sequences of the `model.*` checks unless told otherwise: enough that a bug two rules cause together
+ * (the kit's own mutant harness has one) is found with every seed its tests try, in seconds. */
+export const DEFAULT_MODEL_RUNS = 100;
 
 function integerOption(value: number | undefined, fallback: number, name: string, least: 0 | 1): number {
   const resolved = value ?? fallback;
@@ -148,7 +152,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     // fast-check takes a 32-bit seed.
     seed: integerOption(options.seed, DEFAULT_SEED, "seed", 0),
     fuzzRuns: integerOption(options.fuzzRuns, 100, "fuzzRuns", 0),
-    modelRuns: integerOption(options.modelRuns, 30, "modelRuns", 0),
+    modelRuns: integerOption(options.modelRuns, DEFAULT_MODEL_RUNS, "modelRuns", 0),
     modelSeconds: positiveInteger(options.modelSeconds, 40, "modelSeconds"),
     modelPath: replayPath(options.modelPath),
   };

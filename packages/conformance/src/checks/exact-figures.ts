@@ -25,7 +25,12 @@ const SORTS: Sort[] = ["WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED
 const BLOCKS = ["all", "registered", "anonymous"] as const;
 const STATS: Array<keyof WatchStats> = ["viewerCount", "sessionCount", "watchSeconds"];
 
-function overviewDifferences(data: KnownData, mode: PlaybackMode, overview: WatchOverview): string[] {
+/** How `overview` differs from the figures of `data`'s sessions in `mode`: one line per wrong figure. */
+export function overviewDifferences(
+  data: Pick<KnownData, "sessions">,
+  mode: PlaybackMode,
+  overview: WatchOverview,
+): string[] {
   const expected = expectedOverview(data, mode);
   const wrong: string[] = [];
   for (const block of BLOCKS)
@@ -78,7 +83,11 @@ function recordDifferences(record: ViewerWatchRecord, expected: ExpectedRecord |
 }
 
 /** Fails unless `items` are exactly the `expected` records, each once, in `sort`'s order. */
-function ensureExactly(items: readonly ViewerWatchRecord[], expected: Map<number, ExpectedRecord>, sort: Sort): void {
+export function ensureExactly(
+  items: readonly ViewerWatchRecord[],
+  expected: Map<number, ExpectedRecord>,
+  sort: Sort,
+): void {
   const wrong = items.flatMap((item) => recordDifferences(item, expected.get(item.uid)));
   ensure(
     wrong.length === 0,

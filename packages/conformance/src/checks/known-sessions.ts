@@ -141,8 +141,11 @@ const sum = (sessions: readonly PlaybackSession[]) =>
   sessions.reduce((total, session) => total + session.watchSeconds, 0);
 const distinct = (values: readonly string[]) => [...new Set(values)].sort();
 
+/** Sessions and the registered viewers they may name: the known data, or the model's of a webinar. */
+export type SessionsOf = Pick<KnownData, "sessions" | "viewers">;
+
 /** Every registered viewer's record in `mode`, by uid: only viewers with a session in that mode have one. */
-export function expectedRecords(data: KnownData, mode: PlaybackMode): Map<number, ExpectedRecord> {
+export function expectedRecords(data: SessionsOf, mode: PlaybackMode): Map<number, ExpectedRecord> {
   const records = new Map<number, ExpectedRecord>();
   for (const [uid, externalUserId] of data.viewers) {
     const own = data.sessions.filter((session) => "uid" in session.subject && session.subject.uid === uid);
@@ -176,7 +179,7 @@ function statsOf(sessions: readonly PlaybackSession[]): WatchStats {
 }
 
 /** The overview's blocks in `mode`; `viewerCount` of `ALL` as a distinct count (a provisional one may add modes). */
-export function expectedOverview(data: KnownData, mode: PlaybackMode) {
+export function expectedOverview(data: Pick<KnownData, "sessions">, mode: PlaybackMode) {
   const sessions = data.sessions.filter(inMode(mode));
   const registered = sessions.filter((session) => "uid" in session.subject);
   const anonymous = sessions.filter((session) => "anonymousId" in session.subject);

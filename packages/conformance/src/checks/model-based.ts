@@ -1,7 +1,7 @@
 /**
  * Model-based testing with fast-check's commands: random sequences of upserts, login tickets (the merchant's own
- * viewers and the other merchant's uids), ticket exchanges, webinar states, imported replay sessions, overviews
- * and detail walks, each run against two fresh merchants of the setup and each answer compared with the model
+ * viewers and the other merchant's uids), ticket exchanges, webinar states, lives started, ended and finalized,
+ * imported live and replay sessions, overviews and detail walks of every mode, each run against two fresh merchants of the setup and each answer compared with the model
  * (model/model.ts) of what the API must hold. It finds what no fixed check names: rules that break only in
  * combination. A failing sequence is shrunk to the shortest that still fails and reported as a script: the seed
  * and fast-check's path, then one JSON line per request; `modelPath` with the seed replays it. `modelRuns` sequences
@@ -13,7 +13,7 @@ import { emptyModel, type Model } from "../model/model";
 import { createReal, WEBINARS_PER_MERCHANT, type Real } from "../model/real";
 import { ExchangeCommand, IssueTicketCommand, WebinarStateCommand } from "../model/ticket-commands";
 import { NAMES, UpsertCommand } from "../model/viewer-commands";
-import { DetailCommand, OverviewCommand, SessionCommand } from "../model/watch-commands";
+import { DetailCommand, LiveCommand, OverviewCommand, SessionCommand } from "../model/watch-commands";
 import type { RunContext } from "../run-context";
 import { withSetup } from "./setup-needs";
 import { ticketExchange } from "./ticket-exchange";
@@ -31,7 +31,7 @@ const key = fc.oneof(
   { arbitrary: fc.constant("e3"), weight: 1 },
 );
 /** How often each kind of command is drawn beside the others (fast-check draws among its arbitraries evenly). */
-const UPSERT_WEIGHT = 6;
+const UPSERT_WEIGHT = 8;
 
 function viewerAndTicketCommands(context: RunContext): Arbitraries {
   const upsert = fc
@@ -63,18 +63,36 @@ function viewerAndTicketCommands(context: RunContext): Arbitraries {
 }
 
 function watchCommands(context: RunContext): Arbitraries {
+  const { setup } = context.options;
   const webinar = fc.constantFrom(0, 1);
+  const mode = fc.constantFrom("LIVE", "REPLAY", "ALL" as const);
   const commands: Arbitraries = [
-    fc.record({ asMerchant: merchantIndex, webinar }).map((params) => new OverviewCommand(params)),
+    fc.record({ asMerchant: merchantIndex, webinar, mode }).map((params) => new OverviewCommand(params)),
   ];
-  if (context.options.setup.recordPlaybackSessions === undefined) return commands;
+  const live = setup.changeLive !== undefined && setup.finalizeLive !== undefined;
+  if (live) {
+    const steps = fc.record({
+      webinar,
+      steps: fc.integer({ min: 1, max: 3 }),
+      end: fc.constantFrom("END", "CANCEL", "FAIL" as const),
+    });
+    // Twice: a live takes three steps to reach final data, and the reads after each step are the point.
+    commands.push(...Array.from({ length: 2 }, () => steps.map((params) => new LiveCommand(params))));
+  }
+  if (setup.recordPlaybackSessions === undefined) return commands;
   commands.push(
     fc
-      .record({ webinar, key: fc.option(key, { nil: undefined }), watchSeconds: fc.integer({ min: 1, max: 900 }) })
+      .record({
+        webinar,
+        mode: live ? fc.constantFrom("LIVE", "REPLAY" as const) : fc.constant("REPLAY" as const),
+        key: fc.option(key, { nil: undefined }),
+        watchSeconds: fc.integer({ min: 1, max: 900 }),
+      })
       .map((params) => new SessionCommand(params)),
     fc
       .record({
         webinar,
+        mode,
         sort: fc.constantFrom("WATCH_SECONDS_DESC", "LAST_WATCHED_DESC", "FIRST_WATCHED_ASC" as const),
         pageSize: fc.integer({ min: 1, max: 3 }),
       })
@@ -111,7 +129,7 @@ export const modelBasedChecks: Check[] = [
   {
     id: "model.sequences",
     title:
-      "random sequences of upserts, tickets, exchanges, webinar states, sessions, overviews and detail walks -> every answer as the model of the spec's rules says",
+      "random sequences of upserts, tickets, exchanges, webinar states, lives, sessions, overviews and detail walks -> every answer as the model of the spec's rules says",
     run: withSetup(["createMerchant", "createWebinar"], async (context, hooks) => {
       const { seed, modelRuns, modelSeconds, modelPath } = context.options;
       if (modelRuns === 0) return skip("modelRuns is 0");

@@ -19,7 +19,7 @@ import {
   type OptionSpec,
 } from "@org/webinar-internal/command-line";
 import packageJson from "../../package.json" with { type: "json" };
-import type { ConformanceOptions } from "../options";
+import { DEFAULT_MODEL_RUNS, type ConformanceOptions } from "../options";
 import { loadSetup } from "./load-setup";
 import { formatCheckLine, formatSummary, toJson, toJUnitXml } from "../report-formats";
 import { listChecks, runConformance } from "../run-conformance";
@@ -97,7 +97,7 @@ const OPTIONS = {
   "model-runs": {
     type: "string",
     value: "N",
-    help: "command sequences the model-based checks run (default 30; 0 skips them)",
+    help: `command sequences the model-based checks run (default ${DEFAULT_MODEL_RUNS}; 0 skips them)`,
   },
   "model-seconds": {
     type: "string",

@@ -1,10 +1,13 @@
 /**
  * The model of the model-based checks: what the API must hold after any sequence of calls, by the spec's rules,
  * for two merchants of the run's own. Each merchant has viewers (by a short key standing for an external id,
- * with the uid the server gave, a phone and a display name) and webinars (published or not, with the replay
- * sessions the setup recorded); login tickets are valid until exchanged once or superseded by a newer ticket of
- * the same viewer, for any webinar. Pure data and the spec's expectations over it; no request is made here.
+ * with the uid the server gave, a phone and a display name) and webinars (published or not, their live's state,
+ * and the playback sessions the setup recorded); login tickets are valid until exchanged once or superseded by a
+ * newer ticket of the same viewer, for any webinar. Pure data and the spec's expectations over it; no request is
+ * made here. The figures a webinar's sessions add up to are the fixed checks' own (checks/known-sessions.ts).
  */
+import type { DataState, PlaybackMode } from "@org/webinar-types";
+import type { PlaybackSession } from "../setup-hooks";
 
 export interface ViewerModel {
   key: string;
@@ -14,16 +17,15 @@ export interface ViewerModel {
   displayName: string | null;
 }
 
-export interface SessionModel {
-  /** A viewer's key, or an anonymous subject's id. */
-  subject: { key: string } | { anonymousId: string };
-  watchSeconds: number;
-}
+/** The webinar's live: not started, running, ended (or cancelled or failed) but not yet final, final. */
+export type LiveModel = "not started" | "running" | "ended" | "final";
 
 export interface WebinarModel {
   label: string;
   published: boolean;
-  sessions: SessionModel[];
+  live: LiveModel;
+  /** The playback sessions the setup recorded, as sent. */
+  sessions: PlaybackSession[];
 }
 
 export interface MerchantModel {
@@ -59,6 +61,7 @@ export function emptyModel(webinarsPerMerchant: readonly number[]): Model {
         webinars: Array.from({ length: count }, (_, webinar) => ({
           label: `${label}/W${webinar + 1}`,
           published: true,
+          live: "not started" as const,
           sessions: [],
         })),
       };
@@ -84,60 +87,31 @@ export function supersede(model: Model, merchant: number, viewerKey: string): vo
       ticket.state = "invalid";
 }
 
-export interface Figures {
-  viewerCount: number;
-  sessionCount: number;
-  watchSeconds: number;
+/** The registered viewers of `merchant` by uid, with their external ids: what the expected records name. */
+export function externalIdsByUid(merchant: MerchantModel): Map<number, string> {
+  return new Map([...merchant.viewers.values()].map((viewer) => [viewer.uid, viewer.externalUserId]));
 }
 
-function figuresOf(sessions: readonly SessionModel[]): Figures {
-  const subjects = new Set(sessions.map((session) => JSON.stringify(session.subject)));
-  return {
-    viewerCount: subjects.size,
-    sessionCount: sessions.length,
-    watchSeconds: sessions.reduce((sum, session) => sum + session.watchSeconds, 0),
-  };
+/** The detail query of `LIVE` and `ALL` answers 409 `WATCH_DATA_NOT_FINAL` once the live started, until it is final. */
+export function liveGated(webinar: WebinarModel, mode: PlaybackMode): boolean {
+  return mode !== "REPLAY" && (webinar.live === "running" || webinar.live === "ended");
 }
 
-/** The REPLAY overview of a webinar whose sessions are all replay sessions. */
-export function expectedReplayOverview(webinar: WebinarModel) {
-  const registered = figuresOf(webinar.sessions.filter((session) => "key" in session.subject));
-  const anonymous = figuresOf(webinar.sessions.filter((session) => "anonymousId" in session.subject));
-  const all = figuresOf(webinar.sessions);
-  return { all, registered, anonymous, liveWatchSeconds: 0, replayWatchSeconds: all.watchSeconds };
-}
+const DATA_STATE_BY_LIVE = {
+  "not started": undefined,
+  running: "PROVISIONAL",
+  ended: "FINALIZING",
+  final: "FINAL",
+};
 
-export interface ExpectedRecord {
-  uid: number;
-  externalUserId: string;
-  phone: string | undefined;
-  displayName: string | undefined;
-  totalWatchSeconds: number;
-  replayWatchSeconds: number;
-  liveWatchSeconds: number;
-  sessionCount: number;
-}
-
-/** One REPLAY record per viewer with a session, with the viewer's fields as they are now. */
-export function expectedReplayRecords(merchant: MerchantModel, webinar: WebinarModel): Map<number, ExpectedRecord> {
-  const records = new Map<number, ExpectedRecord>();
-  for (const session of webinar.sessions) {
-    if (!("key" in session.subject)) continue;
-    const viewer = merchant.viewers.get(session.subject.key)!;
-    const record = records.get(viewer.uid) ?? {
-      uid: viewer.uid,
-      externalUserId: viewer.externalUserId,
-      phone: viewer.phone ?? undefined,
-      displayName: viewer.displayName ?? undefined,
-      totalWatchSeconds: 0,
-      replayWatchSeconds: 0,
-      liveWatchSeconds: 0,
-      sessionCount: 0,
-    };
-    record.totalWatchSeconds += session.watchSeconds;
-    record.replayWatchSeconds += session.watchSeconds;
-    record.sessionCount += 1;
-    records.set(viewer.uid, record);
-  }
-  return records;
+/**
+ * The overview's `dataState`s the spec allows (Data states); undefined where it leaves it open: `LIVE` before the
+ * live has started. `ALL` with replay data is provisional; once live data is final a server may call it final.
+ */
+export function allowedDataStates(webinar: WebinarModel, mode: PlaybackMode): readonly DataState[] | undefined {
+  const withReplay = mode === "ALL" && webinar.sessions.some((session) => session.mode === "REPLAY");
+  if (mode === "REPLAY" || (withReplay && webinar.live !== "final")) return ["PROVISIONAL"];
+  if (withReplay) return ["PROVISIONAL", "FINAL"];
+  const state = DATA_STATE_BY_LIVE[webinar.live] as DataState | undefined;
+  return state === undefined ? undefined : [state];
 }
