@@ -187,3 +187,69 @@ describe("createGroupCommit: drain and onWrite", () => {
     ]);
   });
 });
+
+describe("createGroupCommit: lingerMs, for writes no caller waits on", () => {
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("a lone call waits out the linger, and every call of that time shares its write", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000, lingerMs: 60 });
+    const first = commit(1);
+    await settle();
+    expect(writes).toHaveLength(0);
+    await wait(20);
+    const second = commit(2);
+    await wait(80);
+    expect(writes.map((batch) => batch.calls)).toEqual([[1, 2]]);
+    writes[0]!.finish();
+    expect(await Promise.all([first, second])).toEqual([2, 4]);
+  });
+
+  it("the end of the write in flight does not cut the next batch's linger short", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000, lingerMs: 40 });
+    void commit(1);
+    await wait(60);
+    const later = commit(2);
+    writes[0]!.finish();
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
+    const last = commit(3);
+    await wait(60);
+    expect(writes.map((batch) => batch.calls)).toEqual([[1], [2, 3]]);
+    writes[1]!.finish();
+    expect(await Promise.all([later, last])).toEqual([4, 6]);
+  });
+
+  it("a batch whose linger ends while a write is in flight is written once that write ends", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000, lingerMs: 20 });
+    void commit(1);
+    await wait(40);
+    const later = commit(2);
+    await wait(40);
+    expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
+    writes[0]!.finish();
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1], [2]]);
+    writes[1]!.finish();
+    expect(await later).toBe(4);
+  });
+
+  it("drain writes a lingering batch at once", async () => {
+    const { writes, write } = heldWriter();
+    const commit = createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 60_000, lingerMs: 60_000 });
+    const answer = commit(1);
+    const drained = commit.drain();
+    await settle();
+    expect(writes.map((batch) => batch.calls)).toEqual([[1]]);
+    writes[0]!.finish();
+    await drained;
+    expect(await answer).toBe(2);
+  });
+
+  it.each([-1, 1001])("lingerMs %d, outside 0 to maxWaitMs, is refused", (lingerMs) => {
+    const { write } = heldWriter();
+    expect(() => createGroupCommit(write, { maxBatchSize: 10, maxWaitMs: 1000, lingerMs })).toThrow(RangeError);
+  });
+});

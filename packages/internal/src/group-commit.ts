@@ -7,6 +7,9 @@
  * - at once when no write is in flight: after the input the process has already received is handled (Node's
  *   `setImmediate`; elsewhere the next task), so calls that arrived together, such as requests read in one turn of
  *   the event loop, go in one write, and a lone call waits for nothing else;
+ * - or, with a `lingerMs`, not before that long after it opened, however idle the writer: for writes no caller
+ *   waits on (a log), where one write of everything from that time costs far less than a write per arrival, as
+ *   PostgreSQL's `commit_delay` trades a little delay for fewer flushes;
  * - otherwise when the writes in flight have finished, so a batch grows with the load: the longer a write takes
  *   and the more calls arrive meanwhile, the more the next one carries;
  * - at the latest `maxWaitMs` after it opened, so a write that is slow or never answers (a database that stopped
@@ -44,6 +47,11 @@ export interface GroupCommitOptions {
   maxBatchSize: number;
   /** Longest a gathered batch waits for the writes in flight before it is written anyway. */
   maxWaitMs: number;
+  /**
+   * How long a batch gathers before it is written even when no write is in flight (default 0: at once). Only for
+   * calls whose callers do not wait for the answer: each call waits up to this long. At most `maxWaitMs`.
+   */
+  lingerMs?: number;
   /** Told of every write once it has finished or failed. Must not throw. */
   onWrite?: (written: BatchWritten) => void;
 }
@@ -59,6 +67,8 @@ export interface GroupCommit<Call, Answer> {
 interface Batch<Call, Answer> {
   calls: Call[];
   waiting: Array<{ resolve(answer: Answer): void; reject(error: unknown): void }>;
+  /** Whether its linger is over, so the end of the writes in flight may write it. */
+  lingered: boolean;
 }
 
 /**
@@ -72,8 +82,10 @@ interface Batch<Call, Answer> {
  */
 export function createGroupCommit<Call, Answer>(
   writeBatch: BatchWriter<Call, Answer>,
-  { maxBatchSize, maxWaitMs, onWrite }: GroupCommitOptions,
+  { maxBatchSize, maxWaitMs, lingerMs = 0, onWrite }: GroupCommitOptions,
 ): GroupCommit<Call, Answer> {
+  if (!(lingerMs >= 0 && lingerMs <= maxWaitMs))
+    throw new RangeError(`lingerMs must be from 0 to maxWaitMs (${maxWaitMs}), got ${lingerMs}`);
   let writesInFlight = 0;
   let callsUnanswered = 0;
   let drained: Array<() => void> = [];
@@ -106,18 +118,23 @@ export function createGroupCommit<Call, Answer>(
     } finally {
       writesInFlight -= 1;
       onWrite?.({ size: batch.calls.length, durationMs: performance.now() - started, error });
-      if (writesInFlight === 0) writeGathering();
+      if (writesInFlight === 0 && gathering?.lingered !== false) writeGathering();
     }
   };
   const openBatch = (): Batch<Call, Answer> => {
-    const batch: Batch<Call, Answer> = { calls: [], waiting: [] };
+    const batch: Batch<Call, Answer> = { calls: [], waiting: [], lingered: lingerMs === 0 };
     // A batch opens only when the one before is full or written: a full one waits no longer.
     writeGathering();
-    if (writesInFlight === 0) {
+    if (writesInFlight === 0 && lingerMs === 0) {
       afterReceivedInput(() => void write(batch));
       return batch;
     }
     gathering = batch;
+    if (lingerMs > 0)
+      setTimeout(() => {
+        batch.lingered = true;
+        if (gathering === batch && writesInFlight === 0) writeGathering();
+      }, lingerMs).unref?.();
     // One timer per batch, not per call; a batch already written by then is left alone.
     setTimeout(() => {
       if (gathering === batch) writeGathering();
