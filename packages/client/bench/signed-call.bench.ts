@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import type { paths } from "@org/webinar-types";
 import createClient from "openapi-fetch";
 import { createSigningMiddleware, createWebinarClient } from "@org/webinar-client";
+import { median } from "@org/webinar-internal/median";
 
 const ROUNDS = 15;
 const CALLS_PER_ROUND = 400;
@@ -61,8 +62,6 @@ const cases: { name: string; run: () => Promise<unknown> }[] = [
   },
   { name: "typed client.upsertViewer", run: () => typed.upsertViewer(body) },
 ];
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const micros = new Map(cases.map((entry) => [entry.name, [] as number[]]));
 const ratios = new Map(cases.map((entry) => [entry.name, [] as number[]]));

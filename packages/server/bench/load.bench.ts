@@ -21,10 +21,12 @@
  * `--profile <operation>` runs the server under `node --cpu-prof` for that operation only and prints where its
  * busy time went in the measured seconds (load/cpu-profile.ts).
  *
- * `--tracing` then measures every operation again on the same data with three variants of the server, each beside
- * the floor measured right after it: tracing on with every span exported to a local OTLP sink (load/otlp-sink.ts),
- * tracing on with 10% of traces sampled, and the request log off. It prints each one's cost (tracing's, or the
- * request log's) beside its goal, and the server's CPU per request.
+ * `--tracing` then measures every operation again in rounds (`--rounds`, default 3) on the ordinary server and on
+ * three variants started beside it on the same data: tracing on with every span exported to a local OTLP sink
+ * (load/otlp-sink.ts), tracing on with 10% of traces sampled, and the request log off; each round measures every
+ * server and the floor once, in an order turned by one each round. It prints each one's cost (tracing's, or the
+ * request log's: the median of the rounds, each round's beside it) beside its goal, and the server's CPU per
+ * request.
  *
  * Options: `--help` lists them (durations, connections, databases, viewers, `--only`, `--profile`, `--json`,
  * `--quick`, `--server`).
@@ -40,12 +42,13 @@ if (options !== undefined) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
   }
-  // Per database a server row and a floor row per operation (and per --tracing variant); on PostgreSQL one and two
-  // processes per operation.
+  // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation;
+  // with --tracing, per round the ordinary server, each variant and the floor.
+  const tracedServers = options.requestLog ? 5 : 4;
   const rows =
     options.operations.length * 2 * options.databases.length +
     (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0) +
-    (options.tracing ? options.operations.length * 2 * options.databases.length * (options.requestLog ? 3 : 2) : 0);
+    (options.tracing ? options.operations.length * options.databases.length * options.rounds * tracedServers : 0);
   process.stderr.write(
     `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
   );

@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ANSWER, APP_KINDS, type AppKind, signedUpsertHeaders, UPSERT_BODY, UPSERT_PATH } from "./express-request";
+import { median } from "@org/webinar-internal/median";
 
 /** The goal for webinarExpress over bare Express. */
 const WEBINAR_TO_BARE_GOAL = 0.9;
@@ -159,8 +160,6 @@ function load(app: RunningApp, seconds: number, connections: number, tally: Tall
     );
   });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function versionOf(name: string): string {
   const require = createRequire(import.meta.url);

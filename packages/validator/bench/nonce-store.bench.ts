@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createPostgresNonceStore, type PostgresQueryable } from "@org/webinar-validator/nonce-store/postgres";
+import { median } from "@org/webinar-internal/median";
 
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -74,7 +75,6 @@ async function load(pool: pg.Pool, groupCommit: boolean, settings: ReturnType<ty
   return { claimsPerSecond: claims / seconds, batchSizes, seconds };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], share: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
 

@@ -30,6 +30,7 @@ import {
   type ApiKeyRecord,
   type IncomingRequest,
 } from "@org/webinar-validator";
+import { median } from "@org/webinar-internal/median";
 
 const ROUNDS = 5;
 const REQUESTS_PER_ROUND = 20_000;
@@ -45,7 +46,6 @@ const bodyBytes = new TextEncoder().encode(rawBody);
 // Its signer prepared once, as a server that keeps its key records in memory returns it.
 const record: ApiKeyRecord = { secret, merchantId: "m_bench", status: "ACTIVE", signer: createSigner(secret) };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(7);
 
 /** Requests as node:http would hand them over (headersDistinct), each signed with its own nonce (node:crypto). */

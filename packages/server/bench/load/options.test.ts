@@ -39,7 +39,17 @@ describe("loadBenchOptions: what is measured", () => {
     {
       name: "--tracing -> every operation, also on a traced server, no two-process rows",
       argv: ["--tracing"],
-      expected: { operations: ALL, twoProcesses: false, tracing: true, profile: undefined },
+      expected: { operations: ALL, twoProcesses: false, tracing: true, profile: undefined, rounds: 3 },
+    },
+    {
+      name: "--tracing --rounds 5 -> five rounds of every server",
+      argv: ["--tracing", "--rounds", "5"],
+      expected: { tracing: true, rounds: 5 },
+    },
+    {
+      name: "--quick -> one round",
+      argv: ["--quick", "--tracing"],
+      expected: { tracing: true, rounds: 1 },
     },
   ])("$name", ({ argv, expected }) => {
     expect(loadBenchOptions(argv, {})).toMatchObject(expected);
@@ -54,6 +64,7 @@ describe("loadBenchOptions: what is measured", () => {
     { argv: ["--only", "heartbeats"], message: 'got "heartbeats"' },
     { argv: ["--profile", "heartbeat,issueLoginTicket"], message: "--profile takes one operation" },
     { argv: ["--viewers", "0"], message: "--viewers must be a whole number >= 1" },
+    { argv: ["--rounds", "0"], message: "--rounds must be a whole number >= 1" },
     { argv: ["--tracing", "--profile", "heartbeat"], message: "--tracing and --profile measure apart" },
   ])("$argv -> error naming what is wrong", ({ argv, message }) => {
     expect(() => loadBenchOptions(argv, {})).toThrow(message);

@@ -38,6 +38,8 @@ export interface LoadBenchOptions {
   tracing: boolean;
   /** Whether the server writes the merchant console's request log (WEBINAR_REQUEST_LOG); `--request-log off`. */
   requestLog: boolean;
+  /** With `--tracing`: how many times every server and the floor are measured, per operation. */
+  rounds: number;
 }
 
 const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; builds first)
@@ -59,9 +61,12 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
                                                             and compare the Open API rows' server/floor ratios
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
-  --tracing              measure each operation again on servers with tracing on (every span exported to a local
-                         OTLP sink; then 10% sampled) and with the request log off, each beside the floor
-                         measured with it: the costs of tracing and of the request log (no two-process rows)
+  --tracing              measure each operation again on the ordinary server and, started beside it on the same
+                         data, servers with tracing on (every span exported to a local OTLP sink; 10% sampled)
+                         and with the request log off, round after round in a turning order, each round with the
+                         floor: the costs of tracing and of the request log (no two-process rows)
+  --rounds <n>           rounds of --tracing; each cost is the median of its rounds
+                                                            (BENCH_LOAD_ROUNDS, default 3; --quick 1)
 `;
 
 /** A whole number from a flag or variable: autocannon ends its runs on whole seconds. */
@@ -116,6 +121,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
       profile: { type: "string" },
       tracing: { type: "boolean", default: false },
       "request-log": { type: "string" },
+      rounds: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -127,6 +133,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
   const duration = values.duration ?? env.BENCH_LOAD_DURATION ?? (quick ? "1" : "8");
   const warmup = values.warmup ?? env.BENCH_LOAD_WARMUP ?? (quick ? "1" : "2");
   const connections = values.connections ?? env.BENCH_LOAD_CONNECTIONS ?? "16";
+  const rounds = values.rounds ?? env.BENCH_LOAD_ROUNDS ?? (quick ? "1" : "3");
   const viewers = values.viewers ?? env.BENCH_LOAD_VIEWERS ?? (quick ? "300" : "3000");
   if (values.profile?.includes(",")) throw new Error(`--profile takes one operation, got "${values.profile}"`);
   const profile = values.profile === undefined ? undefined : operationIds("--profile", values.profile)[0];
@@ -158,5 +165,6 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     profile,
     tracing: values.tracing,
     requestLog: requestLog === "on",
+    rounds: wholeNumber("--rounds", rounds, 1),
   };
 }

@@ -215,43 +215,41 @@ function twoProcessLines(result: LoadBenchResult): string[] {
 
 /**
  * `--tracing`: each operation on the ordinary server and on each variant (tracing every span, tracing 10%, the
- * request log off), each beside the floor measured after it, with the feature's cost beside its goal.
+ * request log off), measured in rounds beside the floor, with the feature's cost (the median of its rounds', each
+ * round's shown too) beside its goal.
  */
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;
   const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  const rounds = rows[0]?.rounds.length ?? 0;
   return [
     "",
-    "Costs: the ordinary server (request log on, tracing off) and each variant, each beside the floor measured after it:",
+    `Costs: the ordinary server (request log on, tracing off) and each variant, started side by side on the same data, and the floor, measured in ${rounds} round${rounds === 1 ? "" : "s"} of a turning order (medians):`,
     table(
       [
         "operation",
         "database",
         "variant",
         "ordinary/floor",
-        "variant req/s",
-        "floor",
         "variant/floor",
         "CPU µs/req",
-        "cost",
+        "cost (each round)",
         "goal",
       ],
       rows.map((row) => [
         row.label,
         row.database,
         row.variant,
-        fixed(row.offToFloor, 2),
-        fixed(row.on.requestsPerSecond, 0),
-        fixed(row.floorWithOn.requestsPerSecond, 0),
-        fixed(row.onToFloor, 2),
-        `${fixed(row.on.cpuMicrosPerRequest, 0)} (ordinary ${fixed(row.off.cpuMicrosPerRequest, 0)})`,
-        percent(row.cost),
+        fixed(row.ordinaryToFloor, 2),
+        fixed(row.variantToFloor, 2),
+        `${fixed(row.cpuMicrosPerRequest.variant, 0)} (ordinary ${fixed(row.cpuMicrosPerRequest.ordinary, 0)})`,
+        `${percent(row.cost)} (${row.rounds.map((round) => percent(round.cost)).join(", ")})`,
         `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
       ]),
       [true, true, true],
     ),
-    "  cost: tracing's = 1 - (traced/floor) / (ordinary/floor); the request log's = 1 - (ordinary/floor) / (log off/floor)",
+    "  cost per round: tracing's = 1 - traced req/s / ordinary req/s; the request log's = 1 - ordinary req/s / log off req/s",
     `  the sink received ${exports} trace exports (${(bytes / 1_048_576).toFixed(1)} MiB)`,
   ];
 }

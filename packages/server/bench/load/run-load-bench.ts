@@ -6,7 +6,7 @@
  * (and written its profile), the profile's top self-time entries of the measured seconds are summarized.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +20,14 @@ import {
 } from "./floor-schema";
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
 import { type Figures, measure, type RunSettings, type Target } from "./measure";
-import { BATCHED_HEARTBEAT_FLOOR_PATH, operationById, type OperationId, TWO_PROCESS_OPERATIONS } from "./operations";
+import { median } from "@org/webinar-internal/median";
+import {
+  BATCHED_HEARTBEAT_FLOOR_PATH,
+  type Operation,
+  operationById,
+  type OperationId,
+  TWO_PROCESS_OPERATIONS,
+} from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
 import { createRunDatabase } from "../postgres-run-database";
 import { startOtlpSink } from "./otlp-sink";
@@ -47,9 +54,18 @@ export interface TwoProcessRow {
   ratio: number;
 }
 
+/** One round of a `--tracing` row: the ordinary server, the variant and the floor, each measured once. */
+export interface TracingRound {
+  ordinary: Figures;
+  variant: Figures;
+  floor: Figures;
+  /** The feature's cost in this round (Variant.cost). */
+  cost: number;
+}
+
 /**
  * One operation on the ordinary server (request log on, tracing off) and on a variant of it (tracing on, sampled
- * or not, or the request log off), each beside the floor measured right after it.
+ * or not, or the request log off), both beside the floor, over `--rounds` rounds; the figures are medians.
  */
 export interface TracingRow {
   database: DatabaseKind;
@@ -57,13 +73,12 @@ export interface TracingRow {
   label: string;
   /** What the variant server changes. */
   variant: string;
-  off: Figures;
-  floorWithOff: Figures;
-  on: Figures;
-  floorWithOn: Figures;
-  offToFloor: number;
-  onToFloor: number;
-  /** The share of throughput (over the floor) the feature costs: tracing's, or the request log's. */
+  rounds: TracingRound[];
+  ordinaryToFloor: number;
+  variantToFloor: number;
+  /** Server CPU per request; null where the platform does not report it. */
+  cpuMicrosPerRequest: { ordinary: number | null; variant: number | null };
+  /** The share of throughput the feature costs: tracing's, or the request log's. */
   cost: number;
   /** The most `cost` may be. */
   goal: number;
@@ -316,7 +331,7 @@ interface DatabaseRun {
 interface Variant {
   name: string;
   env: (sinkUrl: string) => Record<string, string>;
-  /** The feature's cost from the ratios over the floor of the ordinary server and of the variant. */
+  /** The feature's cost from the requests per second of the ordinary server and of the variant in one round. */
   cost: (ordinary: number, variant: number) => number;
   goal: number;
 }
@@ -346,49 +361,113 @@ const VARIANTS: readonly Variant[] = [
 ];
 
 /**
- * `--tracing`: the ordinary server is stopped and each variant starts in turn on the same data; each operation is
- * measured on it and then on the floor again. The request log's variant runs only when the ordinary server
- * writes the log.
+ * The data each variant serves: on PostgreSQL the ordinary server's own database (processes share one); on PGlite,
+ * whose directory one process opens, a copy of the ordinary server's directory taken while it is stopped.
+ */
+async function variantStorages(
+  storage: Record<string, string>,
+  ordinary: RunningProcess,
+  count: number,
+): Promise<Record<string, string>[]> {
+  const directory = storage.WEBINAR_DATA_DIR;
+  if (directory === undefined) return Array.from({ length: count }, () => storage);
+  await ordinary.stop();
+  const copies: Record<string, string>[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const copy = await temporaryDirectory("variant");
+    await cp(directory, copy, { recursive: true });
+    copies.push({ ...storage, WEBINAR_DATA_DIR: copy });
+  }
+  return copies;
+}
+
+/** `items` turned left by `by` places: round r starts with the r-th, so no server is always measured first. */
+const turned = <T>(items: readonly T[], by: number): T[] =>
+  items.map((_, index) => items[(index + by) % items.length]!);
+
+/**
+ * `--tracing`: the variants start beside the ordinary server, on the same data (variantStorages). Each operation is
+ * then measured in rounds: every server and the floor once per round, in an order turned by one each round, so
+ * that a variant and the ordinary server meet the same moment of the machine, warm, on the same data. A variant's
+ * cost is the median of its rounds' costs, each from the ordinary server and the variant of one round.
  */
 async function benchTracing(
   options: LoadBenchOptions,
   database: DatabaseKind,
-  untraced: { server: RunningProcess; rows: OperationRow[]; fixture: Fixture },
+  ordinary: Target,
   floor: Target,
   storage: { server: Record<string, string>; secretKey: string },
   sinkUrl: string,
 ): Promise<TracingRow[]> {
-  await untraced.server.stop();
+  const variants = VARIANTS.filter((variant) => variant.name !== "request log off" || options.requestLog);
+  progress(`${database}: starting ${variants.map((variant) => variant.name).join(", ")} beside the ordinary server`);
+  const storages = await variantStorages(storage.server, ordinary.process, variants.length);
+  const ordinaryProcess =
+    storage.server.WEBINAR_DATA_DIR === undefined
+      ? ordinary.process
+      : await startServer(options, storage.server, storage.secretKey);
+  const servers: { name: string; target: Target }[] = [
+    { name: "ordinary", target: { process: ordinaryProcess, fixture: ordinary.fixture } },
+  ];
+  for (const [index, variant] of variants.entries()) {
+    const process = await startServer(options, { ...storages[index]!, ...variant.env(sinkUrl) }, storage.secretKey);
+    servers.push({ name: variant.name, target: { process, fixture: ordinary.fixture } });
+  }
+  const measured = [...servers, { name: "floor", target: floor }];
   const rows: TracingRow[] = [];
-  for (const variant of VARIANTS) {
-    if (variant.name === "request log off" && !options.requestLog) continue;
-    progress(`${database}: the same server, ${variant.name}`);
-    const server = await startServer(options, { ...storage.server, ...variant.env(sinkUrl) }, storage.secretKey);
-    const target: Target = { process: server, fixture: untraced.fixture };
-    for (const row of untraced.rows) {
-      const operation = operationById(row.operation);
-      const on = await measure(operation, [target], settingsOf(options));
-      const floorWithOn = await measure(operation, [floor], settingsOf(options));
-      progress(`  [${database}] ${operation.label}: ${variant.name} ${describe(on)}, floor ${describe(floorWithOn)}`);
-      const onToFloor = on.requestsPerSecond / floorWithOn.requestsPerSecond;
-      rows.push({
-        database,
-        operation: row.operation,
-        label: row.label,
-        variant: variant.name,
-        off: row.server,
-        floorWithOff: row.floor,
-        on,
-        floorWithOn,
-        offToFloor: row.serverToFloor,
-        onToFloor,
-        cost: variant.cost(row.serverToFloor, onToFloor),
-        goal: variant.goal,
-      });
+  for (const operation of options.operations.map(operationById)) {
+    const rounds: Map<string, Figures>[] = [];
+    for (let round = 0; round < options.rounds; round += 1) {
+      const figures = new Map<string, Figures>();
+      for (const { name, target } of turned(measured, round))
+        figures.set(name, await measure(operation, [target], settingsOf(options)));
+      progress(
+        `  [${database}] ${operation.label}, round ${round + 1} of ${options.rounds}: ` +
+          measured.map(({ name }) => `${name} ${describe(figures.get(name)!)}`).join(", "),
+      );
+      rounds.push(figures);
     }
-    await server.stop();
+    for (const variant of variants) rows.push(tracingRow(database, operation, variant, rounds));
   }
   return rows;
+}
+
+/** A variant's row: its rounds, and the medians over them. */
+function tracingRow(
+  database: DatabaseKind,
+  operation: Operation,
+  variant: Variant,
+  measuredRounds: Map<string, Figures>[],
+): TracingRow {
+  const rounds = measuredRounds.map((figures): TracingRound => {
+    const ordinary = figures.get("ordinary")!;
+    const on = figures.get(variant.name)!;
+    return {
+      ordinary,
+      variant: on,
+      floor: figures.get("floor")!,
+      cost: variant.cost(ordinary.requestsPerSecond, on.requestsPerSecond),
+    };
+  });
+  const medianOf = (figure: (round: TracingRound) => number | null) => {
+    const values = rounds.map(figure).filter((value) => value !== null);
+    return values.length === 0 ? null : median(values);
+  };
+  return {
+    database,
+    operation: operation.id,
+    label: operation.label,
+    variant: variant.name,
+    rounds,
+    ordinaryToFloor: medianOf((round) => round.ordinary.requestsPerSecond / round.floor.requestsPerSecond)!,
+    variantToFloor: medianOf((round) => round.variant.requestsPerSecond / round.floor.requestsPerSecond)!,
+    cpuMicrosPerRequest: {
+      ordinary: medianOf((round) => round.ordinary.cpuMicrosPerRequest),
+      variant: medianOf((round) => round.variant.cpuMicrosPerRequest),
+    },
+    cost: medianOf((round) => round.cost)!,
+    goal: variant.goal,
+  };
 }
 
 /**
@@ -416,9 +495,7 @@ async function benchDatabase(
   const floorTarget: Target = { process: floor, fixture: floorFixture(fixture, options.existingViewers) };
   const rows = await benchOperations(database, options.operations, first, floorTarget, settingsOf(options));
   const tracing =
-    sinkUrl === undefined
-      ? []
-      : await benchTracing(options, database, { server, rows, fixture }, floorTarget, storage, sinkUrl);
+    sinkUrl === undefined ? [] : await benchTracing(options, database, first, floorTarget, storage, sinkUrl);
   await floor.stop();
   if (profile !== undefined) {
     await server.stop();
@@ -490,7 +567,10 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
   const figures = [
     ...databases.flatMap((database) => database.operations.flatMap((row) => [row.server, row.floor])),
     ...(twoProcesses ?? []).flatMap((row) => [row.oneProcess, row.twoProcesses]),
-    ...tracingRows.flatMap((row) => [row.on, row.floorWithOn]),
+    // A round's ordinary server and floor figures are shared by its variants' rows: each object counted once.
+    ...new Set(
+      tracingRows.flatMap((row) => row.rounds.flatMap((round) => [round.ordinary, round.variant, round.floor])),
+    ),
   ];
   return {
     serverMain: options.serverMain,
