@@ -62,6 +62,10 @@ async function otlpReceiver(): Promise<{
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
+/** A span's attributes by key, each its one value. */
+const attributesOf = (span: OtlpSpan): Record<string, unknown> =>
+  Object.fromEntries((span.attributes ?? []).map((attribute) => [attribute.key, Object.values(attribute.value)[0]]));
+
 async function signedPost(
   server: ServerProcess,
   credentials: { apiKey: string; secret: string },
@@ -145,9 +149,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     ]);
     const request = spans.find((span) => span.name === "upsertViewer")!;
     expect(request.parentSpanId).toBe(callerSpan);
-    const attributes = Object.fromEntries(
-      (request.attributes ?? []).map((attribute) => [attribute.key, Object.values(attribute.value)[0]]),
-    );
+    const attributes = attributesOf(request);
     expect(attributes).toMatchObject({
       "webinar.operation": "upsertViewer",
       "webinar.surface": "open",
@@ -162,6 +164,15 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     // The statements of the request (its upsert) are its children; the nonce claim's batch statement is under a claim.
     expect(childrenOf(request).filter((span) => span.name.startsWith("db "))).not.toEqual([]);
     expect(spans.some((span) => span.name === "db INSERT" && span.parentSpanId !== undefined)).toBe(true);
+    // The upsert is a fixed statement: its span names it by summary and prepared name, without its long text.
+    const upsertStatement = childrenOf(request).find(
+      (span) => attributesOf(span)["db.query.summary"] === "INSERT viewers",
+    );
+    expect(attributesOf(upsertStatement!)).toMatchObject({
+      "db.system.name": "postgresql",
+      "webinar.statement_name": expect.stringMatching(/^webinar_[0-9a-f]{32}$/),
+    });
+    expect(attributesOf(upsertStatement!)["db.query.text"]).toBeUndefined();
     expect(receiver.services).toContain("webinar-trace-test");
 
     const secrets = {
@@ -199,6 +210,12 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     expect(statements.filter((span) => span.name.startsWith("db ")).map((span) => span.parentSpanId)).toEqual(
       statements.filter((span) => span.name.startsWith("db ")).map(() => batch.spanId),
     );
+    // A statement built per call carries its text, placeholders and all.
+    const written = statements.find((span) => span.name === "db WITH")!;
+    expect(attributesOf(written)).toMatchObject({
+      "db.query.summary": "INSERT open_api_request_log",
+      "db.query.text": expect.stringContaining("jsonb_to_recordset($1::jsonb)"),
+    });
     const rootStatements = receiver.spans.filter((span) => span.name.startsWith("db ") && !span.parentSpanId);
     expect(rootStatements.map((span) => span.name)).toEqual([]);
   });

@@ -2,26 +2,65 @@
  * A span for every database statement run under a sampled span: a Kysely dialect whose connections run each
  * statement (transaction control included) inside a span, child of the active span (the request's, or the
  * batch's, tracing/batch-spans.ts). A statement with no active span, or under one that is not recorded (a request
- * the sampler left out), makes no span at all: it would be a root trace of its own, or dropped anyway. The span
- * carries the statement's text with its placeholders, never its parameter values. Used only when tracing is on:
- * without it, the dialect is the database's own and costs nothing.
+ * the sampler left out), makes no span at all: it would be a root trace of its own, or dropped anyway. Used only
+ * when tracing is on: without it, the dialect is the database's own and costs nothing.
+ *
+ * A span never carries a parameter value. It names the statement by its summary (its verb and the table it
+ * writes, or else reads first: `INSERT viewers`). A statement of fixed text (db/statements.ts) adds the name it
+ * is prepared under (one per text) instead of the text itself: the busiest statements are the fixed ones, and
+ * their texts, the same in every span, were most of what a span cost to send. A statement built per call carries
+ * its text with its placeholders.
  */
 import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from "kysely";
+import type { NamedQuery } from "../db/statements";
 
 /** Longest statement text a span carries; the rest is cut (a statement's text never holds a value). */
 const MAX_TEXT = 2000;
 
+const VERB = /^\s*(\w+)/;
+/** The first table a statement writes (a `with` statement's included), else the first it reads. */
+const WRITTEN = /\b(insert\s+into|update|delete\s+from)\s+("?\w+"?(?:\."?\w+"?)?)/i;
+const READ = /\bfrom\s+("?\w+"?(?:\."?\w+"?)?)/i;
+
+/** `INSERT viewers`, `SELECT api_keys`, `BEGIN`: what a statement does, to what, in a few words. */
+export function statementSummary(sql: string): string {
+  const written = WRITTEN.exec(sql);
+  const first = VERB.exec(sql)?.[1]?.toUpperCase() ?? "SQL";
+  // A `with` that writes nothing reads.
+  const verb = written?.[1]?.split(/\s/)[0]?.toUpperCase() ?? (first === "WITH" ? "SELECT" : first);
+  const table = (written?.[2] ?? READ.exec(sql)?.[1])?.replaceAll('"', "");
+  return table === undefined ? verb : `${verb} ${table}`;
+}
+
+/** Summaries of the fixed statements, by prepared name: each worked out once. */
+const fixedSummaries = new Map<string, string>();
+
+function describeStatement(query: CompiledQuery) {
+  const verb = VERB.exec(query.sql)?.[1]?.toUpperCase() ?? "SQL";
+  const name = (query as Partial<NamedQuery<unknown>>).statementName;
+  if (name === undefined)
+    return {
+      verb,
+      attributes: {
+        "db.query.summary": statementSummary(query.sql),
+        "db.query.text": query.sql.slice(0, MAX_TEXT),
+      },
+    };
+  let summary = fixedSummaries.get(name);
+  if (summary === undefined) {
+    summary = statementSummary(query.sql);
+    fixedSummaries.set(name, summary);
+  }
+  return { verb, attributes: { "db.query.summary": summary, "webinar.statement_name": name } };
+}
+
 function traceStatement<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>) {
   if (trace.getActiveSpan()?.isRecording() !== true) return run();
-  const verb = /^\s*(\w+)/.exec(query.sql)?.[1]?.toUpperCase() ?? "SQL";
+  const { verb, attributes } = describeStatement(query);
   const span = tracer.startSpan(`db ${verb}`, {
     kind: SpanKind.CLIENT,
-    attributes: {
-      "db.system.name": "postgresql",
-      "db.operation.name": verb,
-      "db.query.text": query.sql.slice(0, MAX_TEXT),
-    },
+    attributes: { "db.system.name": "postgresql", "db.operation.name": verb, ...attributes },
   });
   return run().then(
     (result) => {
