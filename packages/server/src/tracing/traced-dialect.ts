@@ -23,36 +23,44 @@ const VERB = /^\s*(\w+)/;
 const WRITTEN = /\b(insert\s+into|update|delete\s+from)\s+("?\w+"?(?:\."?\w+"?)?)/i;
 const READ = /\bfrom\s+("?\w+"?(?:\."?\w+"?)?)/i;
 
-/** `INSERT viewers`, `SELECT api_keys`, `BEGIN`: what a statement does, to what, in a few words. */
-export function statementSummary(sql: string): string {
-  const written = WRITTEN.exec(sql);
-  const first = VERB.exec(sql)?.[1]?.toUpperCase() ?? "SQL";
-  // A `with` that writes nothing reads.
-  const verb = written?.[1]?.split(/\s/)[0]?.toUpperCase() ?? (first === "WITH" ? "SELECT" : first);
-  const table = (written?.[2] ?? READ.exec(sql)?.[1])?.replaceAll('"', "");
-  return table === undefined ? verb : `${verb} ${table}`;
+/** What a statement is: its first word (the span's name), and its summary. */
+interface StatementDescription {
+  verb: string;
+  summary: string;
 }
 
-/** Summaries of the fixed statements, by prepared name: each worked out once. */
-const fixedSummaries = new Map<string, string>();
+function describeText(sql: string): StatementDescription {
+  const verb = VERB.exec(sql)?.[1]?.toUpperCase() ?? "SQL";
+  const written = WRITTEN.exec(sql);
+  // A `with` that writes nothing reads.
+  const does = written?.[1]?.split(/\s/)[0]?.toUpperCase() ?? (verb === "WITH" ? "SELECT" : verb);
+  const table = (written?.[2] ?? READ.exec(sql)?.[1])?.replaceAll('"', "");
+  return { verb, summary: table === undefined ? does : `${does} ${table}` };
+}
+
+/** `INSERT viewers`, `SELECT api_keys`, `BEGIN`: what a statement does, to what, in a few words. */
+export function statementSummary(sql: string): string {
+  return describeText(sql).summary;
+}
+
+/** Descriptions of the fixed statements, by prepared name: each worked out once, not on every run. */
+const fixedDescriptions = new Map<string, StatementDescription>();
 
 function describeStatement(query: CompiledQuery) {
-  const verb = VERB.exec(query.sql)?.[1]?.toUpperCase() ?? "SQL";
   const name = (query as Partial<NamedQuery<unknown>>).statementName;
-  if (name === undefined)
-    return {
-      verb,
-      attributes: {
-        "db.query.summary": statementSummary(query.sql),
-        "db.query.text": query.sql.slice(0, MAX_TEXT),
-      },
-    };
-  let summary = fixedSummaries.get(name);
-  if (summary === undefined) {
-    summary = statementSummary(query.sql);
-    fixedSummaries.set(name, summary);
+  if (name === undefined) {
+    const { verb, summary } = describeText(query.sql);
+    return { verb, attributes: { "db.query.summary": summary, "db.query.text": query.sql.slice(0, MAX_TEXT) } };
   }
-  return { verb, attributes: { "db.query.summary": summary, "webinar.statement_name": name } };
+  let description = fixedDescriptions.get(name);
+  if (description === undefined) {
+    description = describeText(query.sql);
+    fixedDescriptions.set(name, description);
+  }
+  return {
+    verb: description.verb,
+    attributes: { "db.query.summary": description.summary, "webinar.statement_name": name },
+  };
 }
 
 function traceStatement<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>) {
