@@ -16,8 +16,11 @@ function heldWriter() {
   return { writes, write };
 }
 
-/** Lets queued microtasks and promise jobs run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets queued microtasks, promise jobs and the group commit's `setImmediate` run. A timer alone is not enough: on a
+ * busy machine a 0 ms timer can fire before an immediate queued earlier, so the immediate is awaited after it.
+ */
+const settle = () => new Promise((resolve) => setTimeout(() => setImmediate(resolve), 0));
 
 describe("createGroupCommit", () => {
   it("a lone call is written at once, by a write of its own", async () => {
