@@ -84,7 +84,7 @@ describe("prepared statements on PostgreSQL", () => {
     const upsert = createViewerUpserter({
       db: handle.db,
       moderator: { check: async () => undefined },
-      uidRange: { min: 1, max: 1_000_000 },
+      uidRange: { min: 10_000, max: 1_000_000 },
       runtime: systemRuntime,
     });
     for (const externalUserId of ["crm-1", "crm-2", "crm-1"])
