@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 pnpm turbo run generate --force --output-logs=errors-only
 
 # Git pathspec `*` also matches `/`, so '*.gen.*' covers every folder; -uall lists files inside
-# untracked folders one by one instead of just naming the folder. The server's copy of the console API's
-# document is generated too (packages/server/scripts/generate.ts), though its name must stay as it is.
-generated=('*.gen.*' 'packages/server/console-openapi.yaml')
+# untracked folders one by one instead of just naming the folder. The server's copies of the admin and console
+# APIs' documents are generated too (packages/server/scripts/generate.ts), though their names must stay as they are.
+generated=('*.gen.*' 'packages/server/admin-openapi.yaml' 'packages/server/console-openapi.yaml')
 drift=$(git status --porcelain --untracked-files=all -- "${generated[@]}")
 if [[ -n "$drift" ]]; then
   echo "Generated files differ from the commit (run \`pnpm generate\` and commit the result):" >&2

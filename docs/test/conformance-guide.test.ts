@@ -10,18 +10,18 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startReferenceServer,
-  type ReferenceServer,
-} from "../../packages/conformance/test/support/reference-server.ts";
+import { type ConformanceServer, startConformanceServer } from "@org/webinar-test-support/conformance-world";
+import { packageBin } from "@org/webinar-test-support/package-bin";
 
 const docsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const work = mkdtempSync(join(tmpdir(), "webinar-conformance-guide-"));
 
-let server: ReferenceServer;
+const SERVER_MAIN = packageBin(import.meta.url, "@org/webinar-server", "webinar-server");
+
+let server: ConformanceServer;
 beforeAll(async () => {
-  server = await startReferenceServer("pglite");
+  server = await startConformanceServer([process.execPath, SERVER_MAIN], "pglite");
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -35,7 +35,7 @@ describe("the Test your server guide's sample", () => {
       encoding: "utf8",
       env: {
         PATH: process.env.PATH,
-        WEBINAR_BASE_URL: server.baseUrl,
+        WEBINAR_BASE_URL: server.url,
         WEBINAR_API_KEY: server.main.apiKey,
         WEBINAR_API_SECRET: server.main.secret,
         WEBINAR_TICKET_CODE: server.ticketCode,

@@ -11,7 +11,8 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { launchChromium } from "@org/webinar-test-support/browser";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildDocs, defaultOutputPath, PAGE_TITLE, resolveSpecPath } from "../scripts/build.ts";
@@ -59,18 +60,7 @@ describe("docs: the reference renders offline from dist/index.html", () => {
 
     server = await serveDirectory(distDir);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium({ offline: true });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block" });
 
     const isLocal = (url: string) => url.startsWith(`${origin}/`) || url === origin || /^(data|blob|about):/.test(url);

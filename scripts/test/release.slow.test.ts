@@ -208,14 +208,14 @@ describe("a fresh npm project using the published packages", () => {
 
   it("the published server serves the merchant console: its page on /console/ and deep links, its files", async () => {
     for (const path of ["/console/", "/console/invite", "/console/webinars/wbn-anything"]) {
-      const page = await fetch(`${server!.baseUrl}${path}`);
+      const page = await fetch(`${server!.url}${path}`);
       expect(page.status, path).toBe(200);
       expect(page.headers.get("content-type"), path).toMatch(/^text\/html/);
       expect(page.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
       const html = await page.text();
       const script = /<script[^>]+src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(script, `${path} loads its script from /console/assets/`).toBeDefined();
-      const asset = await fetch(`${server!.baseUrl}${script}`);
+      const asset = await fetch(`${server!.url}${script}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get("cache-control")).toContain("max-age=31536000");
     }
@@ -224,7 +224,7 @@ describe("a fresh npm project using the published packages", () => {
   it("the published webinar-conformance bin passes against the published server", () => {
     const conformance = runOk(
       join(consumer, "node_modules", ".bin", "webinar-conformance"),
-      ["--base-url", server!.baseUrl, "--api-key", server!.apiKey, "--api-secret", server!.secret],
+      ["--base-url", server!.url, "--api-key", server!.apiKey, "--api-secret", server!.secret],
       { cwd: consumer, env: cleanEnv({ WEBINAR_TICKET_CODE: server!.ticketCode }), timeoutMs: 120_000 },
     );
     expect(conformance).toMatch(/^(\d+) checks: \1 passed, 0 failed, \d+ skipped in [\d.]+ s$/m);

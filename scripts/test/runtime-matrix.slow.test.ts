@@ -220,7 +220,7 @@ describe("in Chromium, from an esbuild browser bundle of the main entries", () =
       const page = await browser.newPage();
       await page.goto(`${pageOrigin}/`);
       await page.waitForFunction(() => typeof (globalThis as { runMatrix?: unknown }).runMatrix === "function");
-      const credentials = { baseUrl: server!.baseUrl, apiKey: server!.apiKey, secret: server!.secret };
+      const credentials = { baseUrl: server!.url, apiKey: server!.apiKey, secret: server!.secret };
       type Credentials = typeof credentials;
       const result = await page.evaluate(
         (input: Credentials) =>
@@ -263,7 +263,7 @@ describe("on Workers (miniflare's workerd), from an esbuild bundle", () => {
       modules: true,
       script: bundle.outputFiles[0]!.text,
       compatibilityDate: "2025-01-01",
-      bindings: { API_KEY: server!.apiKey, API_SECRET: server!.secret, BASE_URL: server!.baseUrl },
+      bindings: { API_KEY: server!.apiKey, API_SECRET: server!.secret, BASE_URL: server!.url },
     });
     try {
       const toWorker = async (request: Request) => {

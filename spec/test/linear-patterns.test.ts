@@ -1,5 +1,5 @@
 /**
- * Every `pattern` of spec/openapi.yaml and packages/server/admin-openapi.yaml runs in linear time. ajv tests a
+ * Every `pattern` of spec/openapi.yaml and packages/admin-contract/admin-openapi.yaml runs in linear time. ajv tests a
  * pattern even when the string is far over its `maxLength`, on the event loop every request shares, so one
  * pattern that backtracks lets a single body stall the server: the former displayName pattern took 8 s on
  * 80 000 letters and a control character.
@@ -23,9 +23,9 @@ const BUDGET_MS = 50;
 const FLAGS = "u";
 
 const adminDocument: unknown = parse(
-  readFileSync(new URL("../../packages/server/admin-openapi.yaml", import.meta.url), "utf8"),
+  readFileSync(new URL("../../packages/admin-contract/admin-openapi.yaml", import.meta.url), "utf8"),
 );
-const documents = { "spec/openapi.yaml": spec as unknown, "packages/server/admin-openapi.yaml": adminDocument };
+const documents = { "spec/openapi.yaml": spec as unknown, "packages/admin-contract/admin-openapi.yaml": adminDocument };
 
 /** Pattern source -> where it occurs (document and JSON pointer), from `pattern` keywords and `patternProperties` keys. */
 function collectPatterns(): Map<string, string[]> {
@@ -165,7 +165,7 @@ describe("every pattern of the spec and the admin document runs in linear time",
     const generated = [
       "packages/validator/src/request-validators.gen.js",
       "packages/validator/src/response-validators.gen.js",
-      "packages/server/src/admin/admin-validators.gen.js",
+      "packages/admin-contract/src/admin-validators.gen.js",
     ];
     const compiled = generated.flatMap((file) =>
       [

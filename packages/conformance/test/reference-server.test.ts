@@ -36,7 +36,7 @@ describe.each(["pglite", "postgres"] as const)("webinar-conformance against the 
     const json = join(work, `${database}-minimal.json`);
     const junit = join(work, `${database}-minimal.xml`);
     const run = await runConformanceCli([
-      ...["--base-url", server.baseUrl, "--api-key", server.main.apiKey, "--api-secret", server.main.secret],
+      ...["--base-url", server.url, "--api-key", server.main.apiKey, "--api-secret", server.main.secret],
       ...["--ticket-code", server.ticketCode, "--json", json, "--junit", junit],
     ]);
     const report = jsonReportOf<JsonReport>(json, run);
@@ -70,12 +70,12 @@ describe.each(["pglite", "postgres"] as const)("webinar-conformance against the 
     const json = join(work, `${database}-full.json`);
     const run = await runConformanceCli(
       [
-        ...["--json", json, "--session-url", `${server.baseUrl}/w/api/session`],
-        ...["--admin-url", server.baseUrl, "--ticket-lifetime-seconds", String(TICKET_LIFETIME_SECONDS)],
+        ...["--json", json, "--session-url", `${server.url}/w/api/session`],
+        ...["--admin-url", server.url, "--ticket-lifetime-seconds", String(TICKET_LIFETIME_SECONDS)],
       ],
       {
         WEBINAR_ADMIN_TOKEN: server.adminToken,
-        WEBINAR_BASE_URL: server.baseUrl,
+        WEBINAR_BASE_URL: server.url,
         WEBINAR_API_KEY: server.main.apiKey,
         WEBINAR_API_SECRET: server.main.secret,
         WEBINAR_TICKET_CODE: server.ticketCode,

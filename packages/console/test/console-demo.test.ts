@@ -35,14 +35,14 @@ it("the demo's printed console invite signs the person in, and the demo webinar'
   const card = page.locator(`article[data-ticket-code="${ticketCode}"]`);
   await card.getByRole("link", { name: "Watch data of", exact: false }).click();
   await page.getByRole("heading", { level: 1, name: "Watch data:", exact: false }).waitFor();
-  expect(page.url()).toBe(`${server.baseUrl}/console/webinars/${ticketCode}`);
+  expect(page.url()).toBe(`${server.url}/console/webinars/${ticketCode}`);
   await page.locator('[data-scope="ALL"] [data-field="dataState"]').waitFor();
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
 
 it("says how long to wait after repeated failed sign-ins", async () => {
   const page = await (await browser.newContext({ locale: "en-US" })).newPage();
-  await page.goto(`${server.baseUrl}/console/sign-in`);
+  await page.goto(`${server.url}/console/sign-in`);
   await page.getByLabel("Email").fill("nobody@example.com");
   await page.getByLabel("Password").fill("not the password");
   const alert = page.getByRole("alert");

@@ -66,10 +66,10 @@ describe("the merchant console, keys and request log", () => {
     await page.goto(inviteUrl);
     await page.getByRole("heading", { level: 1, name: "Accept your invite" }).waitFor();
     // The token leaves the address bar at once.
-    expect(page.url()).toBe(`${server.baseUrl}/console/invite`);
+    expect(page.url()).toBe(`${server.url}/console/invite`);
     // The tab shows the console's icon, one of the built files the server serves.
     const icon = await page.locator('link[rel="icon"]').getAttribute("href");
-    const iconAnswer = await page.request.get(`${server.baseUrl}${icon}`);
+    const iconAnswer = await page.request.get(`${server.url}${icon}`);
     expect(iconAnswer.status()).toBe(200);
     expect(iconAnswer.headers()["content-type"]).toMatch(/^image\/svg\+xml(;|$)/);
     await checkThisPage("invite");
@@ -93,7 +93,7 @@ describe("the merchant console, keys and request log", () => {
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByRole("alert").getByText("This invite link was already used", { exact: false }).waitFor();
 
-    await page.goto(`${server.baseUrl}/console/api-keys`);
+    await page.goto(`${server.url}/console/api-keys`);
     // Without a session the page asks to sign in, and returns to the page asked for.
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     await checkThisPage("sign-in");
@@ -104,7 +104,7 @@ describe("the merchant console, keys and request log", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
-    expect(page.url()).toBe(`${server.baseUrl}/console/api-keys`);
+    expect(page.url()).toBe(`${server.url}/console/api-keys`);
   });
 
   it("creates a key, shows its secret once and offers it as a .env file", async () => {
@@ -116,7 +116,7 @@ describe("the merchant console, keys and request log", () => {
     };
     expect(key.apiKey).not.toBe("");
     expect(key.secret.length).toBeGreaterThan(10);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     await page.getByRole("button", { name: "Copy secret" }).click();
     await page.getByRole("status").getByText("Copied.").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key.secret);
@@ -124,7 +124,7 @@ describe("the merchant console, keys and request log", () => {
     await page.getByRole("link", { name: "Download as .env" }).click();
     const env = await readFile((await (await download).path())!, "utf8");
     expect(env).toBe(
-      `WEBINAR_BASE_URL=${server.baseUrl}\nWEBINAR_API_KEY=${key.apiKey}\nWEBINAR_API_SECRET=${key.secret}\n`,
+      `WEBINAR_BASE_URL=${server.url}\nWEBINAR_API_KEY=${key.apiKey}\nWEBINAR_API_SECRET=${key.secret}\n`,
     );
     const row = page.locator(`tr[data-api-key="${key.apiKey}"]`);
     await row.getByText("Active").waitFor();
@@ -137,7 +137,7 @@ describe("the merchant console, keys and request log", () => {
 
   it("finds the CLI's signed upsert in the request log by its request id", async () => {
     const upsert = await runWebinarCli(["upsert", "--external-user-id", "console-e2e-1"], {
-      baseUrl: server.baseUrl,
+      baseUrl: server.url,
       ...key,
     });
     expect(upsert.code, upsert.stderr).toBe(0);
@@ -150,7 +150,7 @@ describe("the merchant console, keys and request log", () => {
 
   it("shows the canonical string the server computed for a request signed with a wrong secret", async () => {
     const refused = await runWebinarCli(["upsert", "--external-user-id", "console-e2e-2"], {
-      baseUrl: server.baseUrl,
+      baseUrl: server.url,
       apiKey: key.apiKey,
       secret: `${key.secret}x`,
     });
@@ -214,7 +214,7 @@ describe("the merchant console, keys and request log", () => {
     await page.getByRole("cell", { name: "API key rolled" }).waitFor();
     for (const credentials of [key, rolled]) {
       const upsert = await runWebinarCli(["upsert", "--external-user-id", "console-e2e-roll"], {
-        baseUrl: server.baseUrl,
+        baseUrl: server.url,
         ...credentials,
       });
       expect(upsert.code, upsert.stderr).toBe(0);
@@ -236,7 +236,7 @@ describe("the merchant console, keys and request log", () => {
     await checkThisPage("api-keys");
 
     const after = await runWebinarCli(["upsert", "--external-user-id", "console-e2e-3"], {
-      baseUrl: server.baseUrl,
+      baseUrl: server.url,
       ...key,
     });
     expect(after.code).toBe(1);
@@ -246,7 +246,7 @@ describe("the merchant console, keys and request log", () => {
   it("signs out everywhere: another browser's session ends too", async () => {
     const other = await browser.newContext({ locale: "en-US" });
     const otherPage = await other.newPage();
-    await otherPage.goto(`${server.baseUrl}/console/sign-in`);
+    await otherPage.goto(`${server.url}/console/sign-in`);
     await otherPage.getByLabel("Email").fill(EMAIL);
     await otherPage.getByLabel("Password").fill(PASSWORD);
     await otherPage.getByRole("button", { name: "Sign in" }).click();
@@ -266,7 +266,7 @@ describe("the merchant console, keys and request log", () => {
   });
 
   it("answers an address no page has with a page that leads back", async () => {
-    await page.goto(`${server.baseUrl}/console/no/such/page`);
+    await page.goto(`${server.url}/console/no/such/page`);
     await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
     await checkThisPage("not-found", { screenshot: false });
     await page.getByRole("link", { name: "Go to the webinars" }).click();
@@ -285,7 +285,7 @@ describe("the merchant console, keys and request log", () => {
     // The browser's language chooses for a person who has chosen nothing.
     const chinese = await browser.newContext({ locale: "zh-CN" });
     const chinesePage = await chinese.newPage();
-    await chinesePage.goto(`${server.baseUrl}/console/sign-in`);
+    await chinesePage.goto(`${server.url}/console/sign-in`);
     await chinesePage.getByRole("heading", { level: 1, name: "登录" }).waitFor();
     await chinesePage.getByLabel("邮箱").waitFor();
     await chinese.close();

@@ -8,6 +8,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPage, launchChromium, pageProblems } from "./support/browser";
+import { adminData } from "@org/webinar-test-support/admin-client";
 import { type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
 import { acceptInvite, signOut, submitSignIn } from "./support/console-person";
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   merchantId = merchant.merchantId;
   browser = await launchChromium();
   ownerContext = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } });
-  await ownerContext.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+  await ownerContext.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   page = await ownerContext.newPage();
   problems = pageProblems(page);
   await acceptInvite(page, await merchant.invite(OWNER), PASSWORD);
@@ -48,7 +49,7 @@ const row = (email: string) => page.locator(`tr[data-email="${email}"]`);
 /** The invite link as the test's browser reaches the server (the server names its public origin). */
 function onTestServer(inviteUrl: string): string {
   const { pathname, hash } = new URL(inviteUrl);
-  return `${server.baseUrl}${pathname}${hash}`;
+  return `${server.url}${pathname}${hash}`;
 }
 
 describe("the merchant's team", () => {
@@ -131,10 +132,10 @@ describe("the merchant's team", () => {
 describe("sessions", () => {
   it("lists the person's sessions with the current one marked, and ends another", async () => {
     // A second session of the OWNER, from another device.
-    const other = await fetch(`${server.baseUrl}/console/api/session`, {
+    const other = await fetch(`${server.url}/console/api/session`, {
       method: "POST",
       headers: {
-        origin: server.baseUrl,
+        origin: server.url,
         "content-type": "application/json",
         "user-agent":
           "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1",
@@ -143,7 +144,7 @@ describe("sessions", () => {
     });
     expect(other.status).toBe(200);
     const otherCookie = other.headers.get("set-cookie")!.split(";")[0]!;
-    const otherMe = () => fetch(`${server.baseUrl}/console/api/me`, { headers: { cookie: otherCookie } });
+    const otherMe = () => fetch(`${server.url}/console/api/me`, { headers: { cookie: otherCookie } });
     expect((await otherMe()).status).toBe(200);
 
     await page.getByRole("link", { name: "Sessions" }).click();
@@ -166,8 +167,16 @@ describe("sessions", () => {
 });
 
 describe("a suspended merchant", () => {
+  const setMerchantStatus = (status: "ACTIVE" | "SUSPENDED") =>
+    adminData(
+      server.admin.POST("/admin/v1/merchants/{merchantId}/status", {
+        params: { path: { merchantId } },
+        body: { status },
+      }),
+    );
+
   it("shows the suspension on the open page and at sign-in, and opens again once reactivated", async () => {
-    await server.admin("POST", `merchants/${merchantId}/status`, { status: "SUSPENDED" });
+    await setMerchantStatus("SUSPENDED");
     await page.getByRole("link", { name: "Webinars" }).click();
     await page
       .getByRole("heading", { level: 1, name: "Merchant suspended" })
@@ -179,7 +188,7 @@ describe("a suspended merchant", () => {
     await page.getByRole("alert").getByText("This merchant is suspended. Ask your operator.").waitFor();
     await checkThisPage("sign-in-suspended", { screenshot: false });
 
-    await server.admin("POST", `merchants/${merchantId}/status`, { status: "ACTIVE" });
+    await setMerchantStatus("ACTIVE");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "Webinars" }).waitFor();
     await signOut(page);

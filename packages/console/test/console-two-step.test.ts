@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticator } from "./support/authenticator";
 import { checkPage, launchChromium, pageProblems } from "./support/browser";
-import { type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
+import { type ConsoleRole, type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
 import { acceptInvite, signOut, submitSignIn } from "./support/console-person";
 
 const OWNER = "ana@example.com";
@@ -22,7 +22,7 @@ const PASSWORD = "correct horse battery";
 const TEAMMATE_PASSWORD = "amber willow cinema tide";
 
 let server: ConsoleServer;
-let invite: (email: string, role?: string) => Promise<string>;
+let invite: (email: string, role?: ConsoleRole) => Promise<string>;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -67,7 +67,7 @@ async function enroll(on: Page) {
 
 describe("the password the invite set", () => {
   it("is stored as scrypt at OWASP's cost (N = 2^17, r = 8, p = 1), the built server's default", async () => {
-    const [row] = await server.sql("SELECT password_hash FROM console_users WHERE email = $1", [OWNER]);
+    const [row] = await server.database!.query("SELECT password_hash FROM console_users WHERE email = $1", [OWNER]);
     expect(String(row?.password_hash).split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
   });
 });
@@ -130,7 +130,7 @@ describe("two-step sign-in", () => {
 
   it("asks for the password again when it is older than the server allows, then makes the new recovery codes", async () => {
     // The session's password was entered an hour ago, as if the person had been working since.
-    const aged = await server.sql(
+    const aged = await server.database!.query(
       "update console_sessions set password_entered_at = now() - interval '1 hour' where user_id = (select id from console_users where email = $1) returning session_id",
       [OWNER],
     );
@@ -175,7 +175,7 @@ describe("two-step sign-in", () => {
       .getByText("This merchant requires two-step sign-in. Turn it on to continue", { exact: false })
       .waitFor();
     // Any other page leads back here until it is on.
-    await teammatePage.goto(`${server.baseUrl}/console/api-keys`);
+    await teammatePage.goto(`${server.url}/console/api-keys`);
     await teammatePage.getByRole("heading", { level: 1, name: "Two-step sign-in" }).waitFor();
     await checkPage(teammatePage, teammateProblems, "two-step-required", { screenshot: false });
     await enroll(teammatePage);

@@ -10,7 +10,11 @@ import { createWebinarClient, type WebinarClient } from "@org/webinar-client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPage, launchChromium, pageProblems } from "./support/browser";
-import { type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
+import type { components } from "@org/webinar-admin-contract";
+import { adminData } from "@org/webinar-test-support/admin-client";
+import { type ConsoleRole, type ConsoleServer, consoleMerchant, startConsoleServer } from "./support/console-server";
+
+type PlaybackSession = components["schemas"]["ImportPlaybackSessionRequest"];
 
 const PASSWORD = "correct horse battery";
 const MINUTE = 60_000;
@@ -42,16 +46,19 @@ let problems: string[];
 let client: WebinarClient;
 let ticketCode: string;
 let uids: number[];
-let invite: (email: string, role?: string) => Promise<string>;
+let invite: (email: string, role?: ConsoleRole) => Promise<string>;
 
 async function seed(): Promise<void> {
   const merchant = await consoleMerchant(server, "Console watch merchant");
   invite = merchant.invite;
-  client = createWebinarClient({ baseUrl: server.baseUrl, apiKey: merchant.apiKey, secret: merchant.secret });
-  const created = await server.admin<{ ticketCode: string }>("POST", `merchants/${merchant.merchantId}/webinars`, {
-    title: "Spring launch",
-  });
-  ticketCode = created.ticketCode;
+  client = createWebinarClient({ baseUrl: server.url, apiKey: merchant.apiKey, secret: merchant.secret });
+  ({ ticketCode } = await adminData(
+    server.admin.POST("/admin/v1/merchants/{merchantId}/webinars", {
+      params: { path: { merchantId: merchant.merchantId } },
+      body: { title: "Spring launch" },
+    }),
+  ));
+  const webinar = { params: { path: { ticketCode } } };
   uids = [];
   for (const [index] of REPLAY_SECONDS.entries()) {
     const { viewer } = await client.upsertViewer({
@@ -61,22 +68,23 @@ async function seed(): Promise<void> {
     });
     uids.push(viewer.uid);
   }
-  const importSession = (body: object) => server.admin("POST", `webinars/${ticketCode}/playback-sessions`, body);
-  await server.admin("POST", `webinars/${ticketCode}/live`, { action: "START" });
+  const importSession = (body: PlaybackSession) =>
+    adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/playback-sessions", { ...webinar, body }));
+  await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/live", { ...webinar, body: { action: "START" } }));
   for (const session of LIVE_SESSIONS)
     await importSession({
-      subject: session.viewer === "anonymous" ? { anonymousId: "anon-console-1" } : { uid: uids[session.viewer] },
+      subject: session.viewer === "anonymous" ? { anonymousId: "anon-console-1" } : { uid: uids[session.viewer]! },
       mode: "LIVE",
       watchSeconds: session.seconds,
       deviceType: session.deviceType,
       ...("protocol" in session ? { protocol: session.protocol } : {}),
       startedAt: at(session.start),
     });
-  await server.admin("POST", `webinars/${ticketCode}/live`, { action: "END" });
-  await server.admin("POST", `webinars/${ticketCode}/finalize`, {});
+  await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/live", { ...webinar, body: { action: "END" } }));
+  await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/finalize", { ...webinar, body: {} }));
   for (const [index, seconds] of REPLAY_SECONDS.entries())
     await importSession({
-      subject: { uid: uids[index] },
+      subject: { uid: uids[index]! },
       mode: "REPLAY",
       watchSeconds: seconds,
       deviceType: "DESKTOP",
@@ -139,14 +147,14 @@ describe("the merchant console, watch data", () => {
     await card.getByRole("heading", { name: "Spring launch" }).waitFor();
     await card.getByText("Ended").waitFor();
     await card.getByText(`/w/${ticketCode}`).waitFor();
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     await card.getByRole("button", { name: "Copy link" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       await card.getByRole("link", { name: `/w/${ticketCode}` }).getAttribute("href"),
     );
     await checkThisPage("webinars");
 
-    await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
+    await page.goto(`${server.url}/console/webinars/${ticketCode}`);
     await page.getByRole("heading", { level: 1, name: "Watch data: Spring launch" }).waitFor();
   });
 
@@ -241,7 +249,7 @@ describe("the merchant console, watch data", () => {
       expect(await page.getByRole("alert").count()).toBe(0);
     };
 
-    await page.goto(`${server.baseUrl}/console/webinars/${ticketCode}`);
+    await page.goto(`${server.url}/console/webinars/${ticketCode}`);
     await page.getByLabel("Rows per page").selectOption("10");
     await page.getByRole("button", { name: "Apply" }).click();
     await shows("Live and replay", 1, uidsOf(allFirst));
@@ -310,13 +318,18 @@ describe("the merchant console, watch data", () => {
     expect(await liveSessions.getAttribute("data-value")).toBe("0");
 
     // A session recorded while the page is open shows without a reload, as the Open API answers it then.
-    await server.admin("POST", "webinars/console-live-1/playback-sessions", {
-      subject: { anonymousId: "anon-evening-1" },
-      mode: "LIVE",
-      watchSeconds: 75,
-      deviceType: "MOBILE",
-      protocol: "HLS",
-    });
+    await adminData(
+      server.admin.POST("/admin/v1/webinars/{ticketCode}/playback-sessions", {
+        params: { path: { ticketCode: "console-live-1" } },
+        body: {
+          subject: { anonymousId: "anon-evening-1" },
+          mode: "LIVE",
+          watchSeconds: 75,
+          deviceType: "MOBILE",
+          protocol: "HLS",
+        },
+      }),
+    );
     await expect.poll(() => liveSessions.getAttribute("data-value"), { timeout: 30_000, interval: 1000 }).toBe("1");
     const overview = await client.getWatchOverview({ ticketCode: "console-live-1", playbackMode: "LIVE" });
     expect(overview.all.sessionCount).toBe(1);

@@ -27,7 +27,7 @@ const server = await startServerProcess({
 });
 const browser = await launchChromium();
 try {
-  const results = await runSchedules(browser, server.url, { heartbeatIntervalSeconds, unitSeconds, concurrency });
+  const results = await runSchedules(browser, server, { heartbeatIntervalSeconds, unitSeconds, concurrency });
   console.log(
     `Watch accuracy on ${"DATABASE_URL" in storage ? "PostgreSQL" : "PGlite"}: heartbeat ${heartbeatIntervalSeconds} s, ` +
       `${unitSeconds} s per unit, ${concurrency} at once\n`,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { limits } from "@org/webinar-types";
-import { adminBodyValidators, adminOperations, adminPatternMessages } from "../src/admin/admin-validators.gen.js";
+import { adminBodyValidators, adminOperations, adminPatternMessages } from "@org/webinar-admin-contract/validators";
 import { bodyChecker } from "../src/http/body-check";
 import { loadServerDocument } from "../scripts/server-document";
 

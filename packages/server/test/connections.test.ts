@@ -120,7 +120,7 @@ describe("a server with the default limits", () => {
   let merchant: Awaited<ReturnType<typeof adminMerchant>>;
   beforeAll(async () => {
     server = await startServerProcess({ WEBINAR_DATA_DIR: "memory:" });
-    merchant = await adminMerchant(server.url);
+    merchant = await adminMerchant(server);
   }, 60_000);
   afterAll(async () => {
     await server?.stop("SIGKILL");

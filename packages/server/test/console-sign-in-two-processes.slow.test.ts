@@ -5,10 +5,10 @@
  * is checked, so 5 are checked in all (the two processes' password-hash metrics add up to 5) and 35 answer 429 with
  * Retry-After; the right password from another address still signs in.
  */
+import { adminData } from "@org/webinar-test-support/admin-client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { STRONG_PASSWORD, inviteToken } from "./support/console-client";
 import {
-  adminCall,
   adminMerchant,
   startTwoProcessesOnPostgres,
   type ServerProcess,
@@ -53,14 +53,17 @@ function signIn(server: ServerProcess, password: string, address: string) {
 
 it("40 wrong passwords for one email, 20 to each process at once: 5 checked in all, 35 refused with Retry-After", async () => {
   const [first, second] = servers as [ServerProcess, ServerProcess];
-  const merchant = await adminMerchant(first.url);
-  const invite = await adminCall(first.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/console-users`, {
-    email: "shared@example.com",
-  });
+  const merchant = await adminMerchant(first);
+  const invite = await adminData(
+    first.admin.POST("/admin/v1/merchants/{merchantId}/console-users", {
+      params: { path: { merchantId: merchant.merchantId } },
+      body: { email: "shared@example.com" },
+    }),
+  );
   const accepted = await fetch(`${first.url}/console/api/session/invite`, {
     method: "POST",
     headers: { origin: first.url, "content-type": "application/json" },
-    body: JSON.stringify({ token: inviteToken(invite.body.inviteUrl), password: STRONG_PASSWORD }),
+    body: JSON.stringify({ token: inviteToken(invite.inviteUrl), password: STRONG_PASSWORD }),
   });
   expect(accepted.status).toBe(200);
   const before = (await hashesComputed(first)) + (await hashesComputed(second));

@@ -14,7 +14,7 @@ import { operations, type OperationId } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { ADMIN_TOKEN } from "./support/harness";
 import { createPrivatePostgres, type PrivatePostgres } from "./support/private-postgres";
-import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 /** A request that takes longer than this counts as hanging (the default limits answer within about 2 s). */
 const HANG_MS = 5000;
@@ -29,7 +29,7 @@ let merchant: Awaited<ReturnType<typeof adminMerchant>>;
 beforeAll(async () => {
   postgres = await createPrivatePostgres();
   server = await startServerProcess({ DATABASE_URL: postgres.url, WEBINAR_LOG_LEVEL: "warn" });
-  merchant = await adminMerchant(server.url);
+  merchant = await adminMerchant(server);
 }, 120_000);
 
 afterAll(async () => {
@@ -243,6 +243,6 @@ describe("PostgreSQL that stops answering (every process SIGSTOPped)", () => {
     }
     expect(recovered?.status).toBe(200);
     expect((await call("issueLoginTicket", { uid, ticketCode: merchant.ticketCode })).status).toBe(200);
-    expect((await adminCall(server.url, "POST", "/admin/v1/merchants", { name: "thawed" })).status).toBe(201);
+    expect((await server.admin.POST("/admin/v1/merchants", { body: { name: "thawed" } })).response.status).toBe(201);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { fc, test } from "@fast-check/vitest";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { limits, operations, type OperationId } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
+import { adminData } from "@org/webinar-test-support/admin-client";
 import { checkAnswer } from "./support/contract";
 import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
 import { ADMIN_TOKEN } from "./support/harness";
@@ -24,7 +25,7 @@ import {
   type BodyContext,
   type SentBody,
 } from "./support/hostile-bodies";
-import { adminCall, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 const SEED = Number(process.env.WEBINAR_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Bodies sent at once in one property run; runs x batch = bodies per operation and database. */
@@ -77,19 +78,17 @@ describe.each(DATABASE_KINDS)("hostile bodies through the real server on %s", (k
       WEBINAR_UID_MIN: String(UID_RANGE.min),
       WEBINAR_UID_MAX: String(UID_RANGE.max),
     });
-    const { merchantId } = (await adminCall(server.url, "POST", "/admin/v1/merchants", { name: "Hostile" })).body as {
-      merchantId: string;
-    };
-    credentials = (await adminCall(server.url, "POST", `/admin/v1/merchants/${merchantId}/api-keys`, {})).body as {
-      apiKey: string;
-      secret: string;
-    };
-    await adminCall(server.url, "POST", `/admin/v1/merchants/${merchantId}/webinars`, { ticketCode: TICKET_CODE });
+    credentials = await adminMerchant(server, { ticketCode: TICKET_CODE });
     // Viewers for the generated UIDs to find, and replay data for the detail query.
     for (let index = 0; index < 20; index += 1)
       await signedPost("upsertViewer", JSON.stringify({ externalUserId: `prop-seed-${index}` }));
-    await adminCall(server.url, "POST", `/admin/v1/webinars/${TICKET_CODE}/live`, { action: "START" });
-    await adminCall(server.url, "POST", `/admin/v1/webinars/${TICKET_CODE}/live`, { action: "END" });
+    for (const action of ["START", "END"] as const)
+      await adminData(
+        server.admin.POST("/admin/v1/webinars/{ticketCode}/live", {
+          params: { path: { ticketCode: TICKET_CODE } },
+          body: { action },
+        }),
+      );
   }, 120_000);
 
   afterAll(async () => {

@@ -42,7 +42,7 @@ async function send(url: string, credentials: { apiKey: string; secret: string }
 
 it("one process prunes at a time: none while the lock is held elsewhere, then both classes down to the cap", async () => {
   const [first, second] = servers as [ServerProcess, ServerProcess];
-  const merchant = await adminMerchant(first.url);
+  const merchant = await adminMerchant(first);
   const client = new pg.Client({ connectionString: processes!.databaseUrl });
   await client.connect();
   const counts = async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { createPostgresDatabase } from "./support/databases";
-import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 /** The bound: a change reaches every other process's caches within this. */
 const OTHER_PROCESS_BOUND_MS = 1000;
@@ -57,7 +57,7 @@ async function untilAnswered(
 /** Both processes serve the merchant's key (so both hold its credential in memory). */
 async function servedByBoth(): Promise<Awaited<ReturnType<typeof adminMerchant>>> {
   const [first, second] = servers as [ServerProcess, ServerProcess];
-  const merchant = await adminMerchant(first.url);
+  const merchant = await adminMerchant(first);
   expect([await upsert(first.url, merchant), await upsert(second.url, merchant)]).toEqual(["200 -", "200 -"]);
   return merchant;
 }
@@ -65,7 +65,10 @@ async function servedByBoth(): Promise<Awaited<ReturnType<typeof adminMerchant>>
 it("a key revoked through one process: refused by it at once, and by the other within 1 s (401)", async () => {
   const [first, second] = servers as [ServerProcess, ServerProcess];
   const merchant = await servedByBoth();
-  expect((await adminCall(first.url, "POST", `/admin/v1/api-keys/${merchant.apiKey}/revoke`)).status).toBe(200);
+  expect(
+    (await first.admin.POST("/admin/v1/api-keys/{apiKey}/revoke", { params: { path: { apiKey: merchant.apiKey } } }))
+      .response.status,
+  ).toBe(200);
   expect(await upsert(first.url, merchant)).toBe("401 OPEN_API_UNAUTHORIZED");
   const elapsed = await untilAnswered(second.url, merchant, "401 OPEN_API_UNAUTHORIZED");
   console.log(`revoked key refused by the other process after ${elapsed?.toFixed(1)} ms`);
@@ -75,11 +78,15 @@ it("a key revoked through one process: refused by it at once, and by the other w
 it("a merchant suspended through one process: 403 from it at once and from the other within 1 s; reactivated, served again", async () => {
   const [first, second] = servers as [ServerProcess, ServerProcess];
   const merchant = await servedByBoth();
-  const status = `/admin/v1/merchants/${merchant.merchantId}/status`;
-  expect((await adminCall(second.url, "POST", status, { status: "SUSPENDED" })).status).toBe(200);
+  const setStatus = (server: ServerProcess, status: "ACTIVE" | "SUSPENDED") =>
+    server.admin.POST("/admin/v1/merchants/{merchantId}/status", {
+      params: { path: { merchantId: merchant.merchantId } },
+      body: { status },
+    });
+  expect((await setStatus(second, "SUSPENDED")).response.status).toBe(200);
   expect(await upsert(second.url, merchant)).toBe("403 TENANT_SUSPENDED");
   expect(await untilAnswered(first.url, merchant, "403 TENANT_SUSPENDED")).toBeLessThan(OTHER_PROCESS_BOUND_MS);
-  expect((await adminCall(first.url, "POST", status, { status: "ACTIVE" })).status).toBe(200);
+  expect((await setStatus(first, "ACTIVE")).response.status).toBe(200);
   expect(await upsert(first.url, merchant)).toBe("200 -");
   expect(await untilAnswered(second.url, merchant, "200 -")).toBeLessThan(OTHER_PROCESS_BOUND_MS);
 });
@@ -98,7 +105,10 @@ it("with the listening connections just cut, a revocation still reaches the othe
   } finally {
     await admin.end();
   }
-  expect((await adminCall(first.url, "POST", `/admin/v1/api-keys/${merchant.apiKey}/revoke`)).status).toBe(200);
+  expect(
+    (await first.admin.POST("/admin/v1/api-keys/{apiKey}/revoke", { params: { path: { apiKey: merchant.apiKey } } }))
+      .response.status,
+  ).toBe(200);
   const elapsed = await untilAnswered(second.url, merchant, "401 OPEN_API_UNAUTHORIZED");
   console.log(`listening connections cut: revoked key refused by the other process after ${elapsed?.toFixed(1)} ms`);
   expect(elapsed).toBeLessThan(OTHER_PROCESS_BOUND_MS);
@@ -107,7 +117,10 @@ it("with the listening connections just cut, a revocation still reaches the othe
   const later = await servedByBoth();
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(await upsert(second.url, later)).toBe("200 -");
-  expect((await adminCall(first.url, "POST", `/admin/v1/api-keys/${later.apiKey}/revoke`)).status).toBe(200);
+  expect(
+    (await first.admin.POST("/admin/v1/api-keys/{apiKey}/revoke", { params: { path: { apiKey: later.apiKey } } }))
+      .response.status,
+  ).toBe(200);
   expect(await untilAnswered(second.url, later, "401 OPEN_API_UNAUTHORIZED")).toBeLessThan(OTHER_PROCESS_BOUND_MS);
 });
 
@@ -123,7 +136,10 @@ it("with the other process's listening connection frozen (its backend stopped, n
   const frozen = listeners.rows.map((row) => row.pid);
   for (const pid of frozen) process.kill(pid, "SIGSTOP");
   try {
-    expect((await adminCall(first.url, "POST", `/admin/v1/api-keys/${merchant.apiKey}/revoke`)).status).toBe(200);
+    expect(
+      (await first.admin.POST("/admin/v1/api-keys/{apiKey}/revoke", { params: { path: { apiKey: merchant.apiKey } } }))
+        .response.status,
+    ).toBe(200);
     const elapsed = await untilAnswered(second.url, merchant, "401 OPEN_API_UNAUTHORIZED");
     console.log(
       `listening connections frozen: revoked key refused by the other process after ${elapsed?.toFixed(1)} ms`,

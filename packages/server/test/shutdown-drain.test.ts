@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from "./support/databases";
 import { playbackCall } from "./support/playback";
-import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 const VIEWERS = 30;
 const HEARTBEAT_LOOPS = 12;
@@ -36,11 +36,12 @@ describe.runIf(DATABASE_KINDS.includes("postgres"))("SIGTERM under heartbeat loa
   });
 
   it("answers the requests in flight, commits every batch, exits 0; every acknowledged write is stored", async () => {
-    const merchant = await adminMerchant(server.url);
-    expect(
-      (await adminCall(server.url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/live`, { action: "START" }))
-        .status,
-    ).toBe(200);
+    const merchant = await adminMerchant(server);
+    const started = await server.admin.POST("/admin/v1/webinars/{ticketCode}/live", {
+      params: { path: { ticketCode: merchant.ticketCode } },
+      body: { action: "START" },
+    });
+    expect(started.response.status).toBe(200);
     const viewers: Viewer[] = [];
     for (let index = 0; index < VIEWERS; index += 1) {
       const body = { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP", ticketCode: merchant.ticketCode };

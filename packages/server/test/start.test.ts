@@ -11,13 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POSTGRES_ADMIN_URL } from "./support/databases";
-import {
-  runServerUntilExit,
-  SERVER_MAIN,
-  serverEnv,
-  startServerProcess,
-  type ServerProcess,
-} from "./support/server-process";
+import { runServerUntilExit, SERVER_MAIN, startServerProcess, type ServerProcess } from "./support/server-process";
 
 let scratch: string;
 let busyPort: Server;
@@ -54,7 +48,7 @@ function postgresUrl(change: (url: URL) => void): string {
 
 /** A failed start: exit code 1, one line on stderr matching `line`, nothing that looks like a stack. */
 async function expectOneLineFailure(env: Record<string, string>, line: RegExp): Promise<string> {
-  const result = await runServerUntilExit(serverEnv({ WEBINAR_DATA_DIR: "memory:", ...env }));
+  const result = await runServerUntilExit({ WEBINAR_DATA_DIR: "memory:", ...env });
   expect(result.code).toBe(1);
   const lines = result.stderr.split("\n").filter((text) => text !== "");
   expect(lines).toHaveLength(1);
@@ -205,7 +199,7 @@ describe("the data directory is locked for one server", () => {
   });
 
   it("a second server on the same directory exits at once with one line naming the directory and the holder's pid", async () => {
-    const result = await runServerUntilExit(serverEnv({ WEBINAR_DATA_DIR: dataDir, WEBINAR_SECRET_KEY: "" }));
+    const result = await runServerUntilExit({ WEBINAR_DATA_DIR: dataDir, WEBINAR_SECRET_KEY: "" });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
       expect.stringContaining(`the data directory ${dataDir} is in use by process ${first!.pid}`),

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { signRequest } from "@org/webinar-signing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 interface OtlpSpan {
   traceId: string;
@@ -119,7 +119,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
   });
 
   it("continues the caller's trace: the operation's span, with verification, nonce claim and statements under it, and no secret anywhere", async () => {
-    const merchant = await adminMerchant(server.url);
+    const merchant = await adminMerchant(server);
     const traceId = hex(16);
     const callerSpan = hex(8);
     const traceparent = `00-${traceId}-${callerSpan}-01`;
@@ -194,7 +194,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
   });
 
   it("a request-log batch is one root span with its statement under it; no statement is a root span", async () => {
-    const merchant = await adminMerchant(server.url);
+    const merchant = await adminMerchant(server);
     const traceparent = `00-${hex(16)}-${hex(8)}-01`;
     const upsert = await signedPost(
       server,
@@ -221,7 +221,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
   });
 
   it("a request its caller did not sample makes no span at all, neither its own nor its statements'", async () => {
-    const merchant = await adminMerchant(server.url);
+    const merchant = await adminMerchant(server);
     const unsampled = hex(16);
     const answer = await signedPost(
       server,
@@ -251,8 +251,8 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     expect(answer.status).toBe(200);
     const health = await spansOfTrace(receiver, traceId, ["checkReadiness"]);
     expect(health.find((span) => span.name === "checkReadiness")?.traceId).toBe(traceId);
-    const created = await adminCall(server.url, "POST", "/admin/v1/merchants", { name: "Traced" });
-    expect(created.status).toBe(201);
+    const created = await server.admin.POST("/admin/v1/merchants", { body: { name: "Traced" } });
+    expect(created.response.status).toBe(201);
     await spansOfTrace(receiver, (await waitForSpanNamed(receiver, "createMerchant")).traceId, ["createMerchant"]);
   });
 });

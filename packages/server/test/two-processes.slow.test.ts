@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { operations } from "@org/webinar-types";
 import { signRequest } from "@org/webinar-signing";
 import { createPostgresDatabase } from "./support/databases";
-import { adminCall, adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
+import { adminData } from "@org/webinar-test-support/admin-client";
+import { adminMerchant, startServerProcess, type ServerProcess } from "./support/server-process";
 
 const REDEMPTIONS = 200;
 const ROUNDS = 3;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   // One after the other: the first one migrates the new database.
   for (let index = 0; index < 2; index += 1)
     servers.push(await startServerProcess({ DATABASE_URL: database.url, WEBINAR_LOG_LEVEL: "warn" }));
-  merchant = await adminMerchant(servers[0]!.url);
+  merchant = await adminMerchant(servers[0]!);
 }, 120_000);
 
 afterAll(async () => {
@@ -168,12 +169,24 @@ async function viewerCookie(externalUserId: string, ticketCode: string): Promise
   return { uid, cookie: exchange.headers.get("set-cookie")!.split(";")[0]! };
 }
 
+/** A webinar of the merchant made through the first process, its live started through `starter`. */
+async function newLiveWebinar(starter: ServerProcess): Promise<{ ticketCode: string }> {
+  const { ticketCode } = await adminData(
+    servers[0]!.admin.POST("/admin/v1/merchants/{merchantId}/webinars", {
+      params: { path: { merchantId: merchant.merchantId } },
+      body: {},
+    }),
+  );
+  const started = await starter.admin.POST("/admin/v1/webinars/{ticketCode}/live", {
+    params: { path: { ticketCode } },
+    body: { action: "START" },
+  });
+  expect(started.response.status).toBe(200);
+  return { ticketCode };
+}
+
 it(`one viewer in ${TABS} tabs, each heartbeat sent to both processes at once: each stretch of time credited once`, async () => {
-  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
-  const ticketCode = webinar.body.ticketCode as string;
-  expect(
-    (await adminCall(servers[1]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
-  ).toBe(200);
+  const { ticketCode } = await newLiveWebinar(servers[1]!);
   const { uid, cookie } = await viewerCookie("two-process-tabs", ticketCode);
   const tabs: string[] = [];
   for (let tab = 0; tab < TABS; tab += 1) {
@@ -248,11 +261,7 @@ const CROWD_ANONYMOUS = 5;
 const CROWD_ROUNDS = 4;
 
 it(`${CROWD_VIEWERS} viewers in two tabs and ${CROWD_ANONYMOUS} anonymous ones on one webinar, every heartbeat sent to both processes at once: batches of both lock the same rows without a deadlock, and the totals add up`, async () => {
-  const webinar = await adminCall(servers[0]!.url, "POST", `/admin/v1/merchants/${merchant.merchantId}/webinars`, {});
-  const ticketCode = webinar.body.ticketCode as string;
-  expect(
-    (await adminCall(servers[0]!.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" })).status,
-  ).toBe(200);
+  const { ticketCode } = await newLiveWebinar(servers[0]!);
   const start = { mode: "LIVE", protocol: "HLS", deviceType: "DESKTOP" };
   const tabs: { cookie: string; playbackId: string; kind: "REGISTERED" | "ANONYMOUS" }[] = [];
   for (let viewer = 0; viewer < CROWD_VIEWERS; viewer += 1) {

@@ -38,7 +38,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       WEBINAR_HEARTBEAT_INTERVAL_SECONDS: String(HEARTBEAT_INTERVAL_SECONDS),
     });
     browser = await launchChromium();
-    results = await runSchedules(browser, server.url, {
+    results = await runSchedules(browser, server, {
       heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
       unitSeconds: UNIT_SECONDS,
       concurrency: CONCURRENCY,

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createPostgresDatabase, DATABASE_KINDS } from "./support/databases";
-import { adminCall, startServerProcess, type ServerProcess } from "./support/server-process";
+import { startServerProcess, type ServerProcess } from "./support/server-process";
 import {
   foreignRequests,
   launchChromium,
@@ -33,7 +33,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
       storage = { DATABASE_URL: database.url };
     }
     server = await startServerProcess({ ...storage, WEBINAR_LOG_LEVEL: "warn" });
-    fixture = await watchFixture(server.url);
+    fixture = await watchFixture(server);
     browser = await launchChromium();
   }, 60_000);
 
@@ -71,8 +71,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
 
     await fixture.live("END");
     await page.getByText("Watch the replay").waitFor({ timeout: 15_000 });
-    const finalized = await adminCall(server.url, "POST", `/admin/v1/webinars/${fixture.ticketCode}/finalize`, {});
-    expect(finalized.status).toBe(200);
+    await fixture.finalize();
 
     const detail = await fixture.client.queryViewerWatch({
       ticketCode: fixture.ticketCode,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { adminCall, startServerProcess, type ServerProcess } from "./support/server-process";
+import { startServerProcess, type ServerProcess } from "./support/server-process";
 import { foreignRequests, launchChromium, watchFixture, type WatchFixture } from "./support/watch-browser";
 
 let server: ServerProcess;
@@ -15,7 +15,7 @@ let fixture: WatchFixture;
 
 beforeAll(async () => {
   server = await startServerProcess({ WEBINAR_DATA_DIR: "memory:", WEBINAR_LOG_LEVEL: "warn" });
-  fixture = await watchFixture(server.url);
+  fixture = await watchFixture(server);
   await fixture.live("START");
   browser = await launchChromium();
 }, 60_000);
@@ -122,7 +122,7 @@ describe("an expired link", () => {
       WEBINAR_LOG_LEVEL: "warn",
       WEBINAR_TICKET_TTL_SECONDS: String(TICKET_TTL_SECONDS),
     });
-    shortFixture = await watchFixture(shortLived.url);
+    shortFixture = await watchFixture(shortLived);
   }, 60_000);
 
   afterAll(async () => {
@@ -208,35 +208,33 @@ describe("the video", () => {
   });
 
   it("a webinar's own video URLs: set on create and by setWebinarVideo, played by the page, allowed by its CSP", async () => {
-    const created = await adminCall(server.url, "POST", `/admin/v1/merchants/${fixture.merchantId}/webinars`, {
-      title: "Own video",
-      liveVideoUrl: "https://video.example.com/live.webm",
+    const created = await server.admin.POST("/admin/v1/merchants/{merchantId}/webinars", {
+      params: { path: { merchantId: fixture.merchantId } },
+      body: { title: "Own video", liveVideoUrl: "https://video.example.com/live.webm" },
     });
-    expect(created.status).toBe(201);
-    const ticketCode = created.body.ticketCode as string;
-    const set = await adminCall(server.url, "POST", `/admin/v1/webinars/${ticketCode}/video`, {
-      replayVideoUrl: "https://replay.example.org/r.webm",
-    });
-    expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({
+    expect(created.response.status).toBe(201);
+    const ticketCode = created.data!.ticketCode;
+    const setVideo = (webinar: string, body: { liveVideoUrl?: string | null; replayVideoUrl?: string | null }) =>
+      server.admin.POST("/admin/v1/webinars/{ticketCode}/video", { params: { path: { ticketCode: webinar } }, body });
+    const set = await setVideo(ticketCode, { replayVideoUrl: "https://replay.example.org/r.webm" });
+    expect(set.response.status).toBe(200);
+    expect(set.data).toMatchObject({
       ticketCode,
       liveVideoUrl: "https://video.example.com/live.webm",
       replayVideoUrl: "https://replay.example.org/r.webm",
     });
-    const cleared = await adminCall(server.url, "POST", `/admin/v1/webinars/${ticketCode}/video`, {
-      replayVideoUrl: null,
-    });
-    expect(cleared.body).toMatchObject({ liveVideoUrl: "https://video.example.com/live.webm", replayVideoUrl: null });
-    const refused = await adminCall(server.url, "POST", `/admin/v1/webinars/${ticketCode}/video`, {
-      liveVideoUrl: "javascript:alert(1)",
-    });
-    expect(refused.status).toBe(400);
-    expect((await adminCall(server.url, "POST", "/admin/v1/webinars/no-such-webinar/video", {})).status).toBe(404);
+    const cleared = await setVideo(ticketCode, { replayVideoUrl: null });
+    expect(cleared.data).toMatchObject({ liveVideoUrl: "https://video.example.com/live.webm", replayVideoUrl: null });
+    expect((await setVideo(ticketCode, { liveVideoUrl: "javascript:alert(1)" })).response.status).toBe(400);
+    expect((await setVideo("no-such-webinar", {})).response.status).toBe(404);
 
     const csp = (await fetch(`${server.url}/w/${ticketCode}`)).headers.get("content-security-policy");
     expect(csp).toContain("media-src 'self' https://video.example.com;");
 
-    await adminCall(server.url, "POST", `/admin/v1/webinars/${ticketCode}/live`, { action: "START" });
+    await server.admin.POST("/admin/v1/webinars/{ticketCode}/live", {
+      params: { path: { ticketCode } },
+      body: { action: "START" },
+    });
     const { viewer } = await fixture.client.upsertViewer({ externalUserId: "own-video-1" });
     const { loginUrl } = await fixture.client.issueLoginTicket({ uid: viewer.uid, ticketCode });
     const context = await browser.newContext();

@@ -38,11 +38,11 @@ beforeAll(async () => {
   [live, replay] = await Promise.all([startLiveStream(), makeReplayStream(40)]);
   streams = await serveStreams({ live: live.folder, replay: replay.folder });
   server = await startServerProcess({ WEBINAR_DATA_DIR: "memory:", WEBINAR_LOG_LEVEL: "warn" });
-  hlsWebinar = await watchFixture(server.url, {
+  hlsWebinar = await watchFixture(server, {
     liveVideoUrl: streams.url("live"),
     replayVideoUrl: streams.url("replay"),
   });
-  sampleWebinar = await watchFixture(server.url);
+  sampleWebinar = await watchFixture(server);
   await Promise.all([hlsWebinar.live("START"), sampleWebinar.live("START")]);
   browser = await launchChromium();
 }, 120_000);

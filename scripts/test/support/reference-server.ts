@@ -1,21 +1,14 @@
 /**
  * The reference server for the release tests, started from a server package's bin (installed from a registry or
- * a tarball) on the embedded database, and a merchant with an API key and a published webinar made through its
- * admin API.
+ * a tarball) by the launcher every package's tests share (@org/webinar-test-support), and a merchant with an API
+ * key and a published webinar made through its admin API.
  */
-import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { cleanEnv, freePort, startService, waitForHttp, type Service } from "./processes.ts";
+import { type AdminMerchant, createAdminMerchant } from "@org/webinar-test-support/admin-client";
+import { type ServerProcess, startServerProcess } from "@org/webinar-test-support/server-process";
+import { cleanEnv } from "./processes.ts";
 
-export interface ReferenceServer {
-  baseUrl: string;
-  apiKey: string;
-  secret: string;
-  /** The merchant's published webinar. */
-  ticketCode: string;
-  service: Service;
-  stop: () => Promise<void>;
-}
+export type ReferenceServer = ServerProcess & AdminMerchant;
 
 export async function startReferenceServer(options: {
   /** The command that starts the server, e.g. `[nodeBin, ".../node_modules/.bin/webinar-server"]`. */
@@ -23,42 +16,18 @@ export async function startReferenceServer(options: {
   cwd: string;
   /** A folder, or `memory:` for a database that lives as long as the process. */
   dataDir: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string>;
 }): Promise<ReferenceServer> {
-  const port = await freePort();
-  const adminToken = randomBytes(16).toString("hex");
   if (options.dataDir !== "memory:") mkdirSync(options.dataDir, { recursive: true });
-  const [command, ...args] = options.command;
-  const service = startService(command!, args, {
+  const server = await startServerProcess({
+    command: options.command,
     cwd: options.cwd,
-    env: cleanEnv({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      WEBINAR_DATA_DIR: options.dataDir,
-      WEBINAR_ADMIN_TOKEN: adminToken,
-      ...options.env,
-    }),
+    env: { HOST: "127.0.0.1", WEBINAR_DATA_DIR: options.dataDir, WEBINAR_LOG_LEVEL: "warn", ...options.env },
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${baseUrl}/healthz`, service, 90_000);
-    const admin = async (path: string, body: unknown) => {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answer = (await response.json()) as Record<string, string>;
-      if (response.status !== 201)
-        throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-      return answer;
-    };
-    const { merchantId } = await admin("/admin/v1/merchants", { name: "Release test merchant" });
-    const { apiKey, secret } = await admin(`/admin/v1/merchants/${merchantId}/api-keys`, {});
-    const { ticketCode } = await admin(`/admin/v1/merchants/${merchantId}/webinars`, {});
-    return { baseUrl, apiKey: apiKey!, secret: secret!, ticketCode: ticketCode!, service, stop: service.stop };
+    return Object.assign(server, await createAdminMerchant(server.admin, { name: "Release test merchant" }));
   } catch (error) {
-    await service.stop();
+    await server.stop();
     throw error;
   }
 }
@@ -83,4 +52,4 @@ export const signedCallScript = (format: "esm" | "cjs") =>
 
 /** Environment that hands a consumer script the server and its credentials. */
 export const serverEnv = (server: ReferenceServer): NodeJS.ProcessEnv =>
-  cleanEnv({ WEBINAR_BASE_URL: server.baseUrl, WEBINAR_API_KEY: server.apiKey, WEBINAR_API_SECRET: server.secret });
+  cleanEnv({ WEBINAR_BASE_URL: server.url, WEBINAR_API_KEY: server.apiKey, WEBINAR_API_SECRET: server.secret });

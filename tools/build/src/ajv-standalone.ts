@@ -1,6 +1,6 @@
 /**
  * The one post-processor of ajv's standalone output, shared by the validator's generator (spec/openapi.yaml) and
- * the server's generator (its own documents, admin-openapi.yaml and watch-openapi.yaml), so every generated
+ * the generators of the server's documents (admin-openapi.yaml, watch-openapi.yaml, console-openapi.yaml), so every generated
  * validator module loads and runs the same way: nothing is compiled, eval'd or `new Function`'d at run time.
  *
  * ajv's standalone output `require()`s runtime helpers even in ESM mode. The code-point length helper is inlined

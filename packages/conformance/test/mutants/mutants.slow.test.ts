@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceAdminSetup } from "../../src/reference-admin";
 import { runConformance } from "../../src/run-conformance";
 import type { CheckResult, ConformanceReport, SkippedCheck } from "../../src/report";
-import { prepareMerchants, startReferenceServer, type ReferenceServer } from "../support/reference-server";
+import { prepareConformanceWorld } from "@org/webinar-test-support/conformance-world";
+import { startReferenceServer, type ReferenceServer } from "../support/reference-server";
 import { startMutatingProxy, type Mutation } from "./mutating-proxy";
 import { mutants, unchanged } from "./mutants";
 
@@ -45,9 +46,9 @@ async function runAgainst(
   const onCheck = (result: CheckResult | SkippedCheck) => {
     if (stopAt !== undefined && "ok" in result && !result.ok && result.id.startsWith(stopAt)) stop.abort();
   };
-  const merchants = await prepareMerchants(server.baseUrl, server.adminToken);
+  const merchants = await prepareConformanceWorld(server);
   const secrets = Object.fromEntries([merchants.main, merchants.second].map((key) => [key.apiKey, key.secret]));
-  const proxy = await startMutatingProxy(server.baseUrl, mutation, secrets);
+  const proxy = await startMutatingProxy(server.url, mutation, secrets);
   try {
     return await runConformance({
       baseUrl: proxy.url,

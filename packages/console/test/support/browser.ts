@@ -1,49 +1,19 @@
 /**
- * Real Chromium (Debian's, through playwright-core) for the console's end-to-end tests, with the checks every page
- * gets: axe-core injected into the page reports no serious or critical violation, no Content-Security-Policy
- * violation was reported, nothing scrolls sideways at a laptop's and a phone's width. With SCREENSHOTS=1 the pages'
+ * Real Chromium for the console's end-to-end tests (@org/webinar-test-support/browser), with the checks every console
+ * page gets: axe-core reports no serious or critical violation, no Content-Security-Policy violation was reported,
+ * nothing scrolls sideways at a laptop's and a phone's width. With SCREENSHOTS=1 the pages'
  * screenshots for docs/console.md are saved too (a normal run leaves the checkout as it was).
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { launchChromium, pageProblems, seriousAxeViolations } from "@org/webinar-test-support/browser";
+import type { Page } from "playwright-core";
 import { expect } from "vitest";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 /** Screenshots of each page, shown by docs/console.md. */
 export const SCREENSHOTS_DIR = fileURLToPath(new URL("../../../../docs/console/", import.meta.url));
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH });
-}
-
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * axe-core's serious and critical violations on the page as it is now (an empty list passes). axe-core is evaluated
- * in the page through the DevTools protocol: a `<script>` tag (page.addScriptTag) would be refused by the console's
- * Content-Security-Policy, which the test keeps in force.
- */
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(readFileSync(AXE_SCRIPT, "utf8"));
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document)).violations as AxeViolation[];
-  });
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-}
+export { launchChromium, pageProblems, seriousAxeViolations };
 
 /**
  * The widths every page must read at without scrolling sideways: a phone, then a laptop's window (the width the
@@ -101,17 +71,6 @@ export async function checkPage(
   }
   expect(problems, `problems on ${name}`).toEqual([]);
   if (save) await screenshot(page, name);
-}
-
-/** Records the page's CSP violations and uncaught errors from now on. */
-export function pageProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text()))
-      problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-  return problems;
 }
 
 /** Saves a full-page screenshot as docs/console/<name>.png when SCREENSHOTS=1. */

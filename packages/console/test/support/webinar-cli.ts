@@ -1,8 +1,8 @@
 /** The `webinar` CLI of @org/webinar-client, run as a merchant's developer runs it: a child process with env. */
 import { execFile } from "node:child_process";
-import { packageCommand } from "./package-command";
+import { packageBin } from "@org/webinar-test-support/package-bin";
 
-const CLI = packageCommand("@org/webinar-client", "webinar");
+const CLI = packageBin(import.meta.url, "@org/webinar-client", "webinar");
 
 export interface CliRun {
   code: number;

@@ -9,7 +9,7 @@ import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
 import type { AppServices } from "../services";
-import { adminOperations } from "./admin-validators.gen.js";
+import { adminOperations } from "@org/webinar-admin-contract/validators";
 import { authorizeAdmin } from "./authorize";
 import { createAdminRunner } from "./routes";
 

@@ -12,8 +12,12 @@ import { parseJsonBody } from "../http/json-body";
 import { created, ok, type SuccessAnswer } from "../http/typed-answer";
 import type { AppServices } from "../services";
 import { TICKET_CODE_SHAPE } from "../tickets/ticket-code";
-import type { operations } from "./admin-openapi.gen";
-import { adminBodyValidators, type adminOperations, adminPatternMessages } from "./admin-validators.gen.js";
+import type { operations } from "@org/webinar-admin-contract";
+import {
+  adminBodyValidators,
+  type adminOperations,
+  adminPatternMessages,
+} from "@org/webinar-admin-contract/validators";
 import { authorizeAdmin } from "./authorize";
 import { replaceBlockedTerms } from "./blocked-terms";
 import type { AdminContext } from "./context";

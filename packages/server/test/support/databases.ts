@@ -5,8 +5,7 @@
  * runs one of the two only.
  */
 import { readFile } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
+import { createPostgresDatabase, POSTGRES_ADMIN_URL } from "@org/webinar-test-support/postgres-database";
 import { inject } from "vitest";
 import { connectDatabase, type DatabaseHandle } from "../../src/db/connect";
 
@@ -18,9 +17,7 @@ export const DATABASE_KINDS: DatabaseKind[] = (process.env.WEBINAR_TEST_DATABASE
   .map((kind) => kind.trim())
   .filter((kind): kind is DatabaseKind => kind === "pglite" || kind === "postgres");
 
-/** The maintenance database of the machine's PostgreSQL. */
-export const POSTGRES_ADMIN_URL =
-  process.env.WEBINAR_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export { createPostgresDatabase, POSTGRES_ADMIN_URL };
 
 export interface TestDatabase {
   kind: DatabaseKind;
@@ -40,35 +37,6 @@ let snapshot: Promise<Blob> | undefined;
 export function pgliteSnapshot(): Promise<Blob> {
   snapshot ??= readFile(inject("pgliteSnapshotFile")).then((bytes) => new Blob([bytes]));
   return snapshot;
-}
-
-async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Creates an empty PostgreSQL database with a unique name; returns its URL and a function dropping it. */
-export async function createPostgresDatabase(
-  label: string,
-): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `webinar_test_${label
-    .replace(/[^a-z0-9]/gi, "_")
-    .toLowerCase()
-    .slice(0, 30)}_${randomBytes(4).toString("hex")}`;
-  await withAdminClient((client) => client.query(`create database "${name}"`));
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    drop: () =>
-      withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
-  };
 }
 
 /** Opens (and migrates) a fresh database of the kind. */

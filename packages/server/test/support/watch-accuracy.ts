@@ -15,6 +15,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type LiveStream, makeReplayStream, serveStreams, startLiveStream, type StreamServer } from "./hls-stream";
+import type { ServerProcess } from "./server-process";
 import { denyNativeHls, setPageVisibility, watchFixture, type WatchFixture } from "./watch-browser";
 
 /** A stretch of watched time, epoch milliseconds. */
@@ -233,12 +234,12 @@ export interface ScheduleResult {
 }
 
 /**
- * Runs every schedule side by side on the server at `url` (started with `heartbeatIntervalSeconds`), each
+ * Runs every schedule side by side on `server` (started with `heartbeatIntervalSeconds`), each
  * `unitSeconds` per unit of its schedule, and reads what the Open API reports for each.
  */
 export async function runSchedules(
   browser: Browser,
-  url: string,
+  server: ServerProcess,
   options: {
     heartbeatIntervalSeconds: number;
     unitSeconds: number;
@@ -255,7 +256,7 @@ export async function runSchedules(
     return await inBatches(schedules, options.concurrency, async (schedule): Promise<ScheduleResult> => {
       const edge = await serveStreams({ live: live.folder, replay: replay.folder });
       edges.push(edge);
-      const fixture: WatchFixture = await watchFixture(url, {
+      const fixture: WatchFixture = await watchFixture(server, {
         liveVideoUrl: edge.url("live"),
         replayVideoUrl: edge.url("replay"),
       });
@@ -277,7 +278,7 @@ export async function runSchedules(
         async openTab() {
           const tab = await context.newPage();
           pages.push(tab);
-          await tab.goto(`${url}/w/${fixture.ticketCode}`);
+          await tab.goto(`${server.url}/w/${fixture.ticketCode}`);
           return tab;
         },
         wait: (units) => page.waitForTimeout(units * options.unitSeconds * 1000),

@@ -3,15 +3,12 @@
  * a merchant, key and webinar made through the admin API, a viewer and a login ticket through the Open API with
  * @org/webinar-client, as an integrator does it.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { createWebinarClient, type WebinarClient } from "@org/webinar-client";
-import { adminCall, adminMerchant } from "./server-process";
+import { adminData } from "@org/webinar-test-support/admin-client";
+import { adminMerchant, type ServerProcess } from "./server-process";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH });
-}
+export { launchChromium } from "@org/webinar-test-support/browser";
 
 export interface WatchFixture {
   client: WebinarClient;
@@ -36,14 +33,18 @@ export interface WebinarVideos {
   replayVideoUrl?: string;
 }
 
-/** A merchant with an API key and a webinar (with `videos`, when given), on the server at `url`. */
-export async function watchFixture(url: string, videos?: WebinarVideos): Promise<WatchFixture> {
-  const merchant = await adminMerchant(url);
-  if (videos !== undefined) {
-    const set = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/video`, { ...videos });
-    if (set.status !== 200) throw new Error(`setWebinarVideo: ${set.status} ${JSON.stringify(set.body)}`);
-  }
-  const client = createWebinarClient({ baseUrl: url, apiKey: merchant.apiKey, secret: merchant.secret, retry: false });
+/** A merchant with an API key and a webinar (with `videos`, when given), on `server`. */
+export async function watchFixture(server: ServerProcess, videos?: WebinarVideos): Promise<WatchFixture> {
+  const merchant = await adminMerchant(server);
+  const webinar = { params: { path: { ticketCode: merchant.ticketCode } } };
+  if (videos !== undefined)
+    await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/video", { ...webinar, body: videos }));
+  const client = createWebinarClient({
+    baseUrl: server.url,
+    apiKey: merchant.apiKey,
+    secret: merchant.secret,
+    retry: false,
+  });
   const ticket = async (uid: number) =>
     (await client.issueLoginTicket({ uid, ticketCode: merchant.ticketCode })).loginUrl;
   return {
@@ -56,12 +57,10 @@ export async function watchFixture(url: string, videos?: WebinarVideos): Promise
       return { uid: viewer.uid, loginUrl: await ticket(viewer.uid) };
     },
     async live(action) {
-      const answer = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/live`, { action });
-      if (answer.status !== 200) throw new Error(`live ${action}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/live", { ...webinar, body: { action } }));
     },
     async finalize() {
-      const answer = await adminCall(url, "POST", `/admin/v1/webinars/${merchant.ticketCode}/finalize`, {});
-      if (answer.status !== 200) throw new Error(`finalize: ${answer.status} ${JSON.stringify(answer.body)}`);
+      await adminData(server.admin.POST("/admin/v1/webinars/{ticketCode}/finalize", { ...webinar, body: {} }));
     },
     async watchOf(uid, playbackMode) {
       const detail = await client.queryViewerWatch({

@@ -25,7 +25,7 @@ export interface ModuleTarget {
   folder: string;
   /** The generating script, from the repository's root: `packages/server/scripts/generate.ts`. */
   generator: string;
-  /** The document, from the repository's root: `packages/server/admin-openapi.yaml`. */
+  /** The document, from the repository's root: `packages/admin-contract/admin-openapi.yaml`. */
   source: string;
   /** The command that regenerates them: `pnpm --filter @org/webinar-server generate`. */
   command: string;

@@ -1,0 +1,49 @@
+/**
+ * PostgreSQL databases of the tests: the machine's server on 127.0.0.1:5432 (trust auth, or
+ * WEBINAR_TEST_POSTGRES_URL), where each test creates a database with a unique name and drops it afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** The maintenance database of the machine's PostgreSQL. */
+export const POSTGRES_ADMIN_URL =
+  process.env.WEBINAR_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface PostgresDatabase {
+  url: string;
+  name: string;
+  /** A statement on this database, for a test to look at or put state where it needs it. */
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Drops the database, closing whatever connections are left. */
+  drop(): Promise<void>;
+}
+
+/** Runs one statement on the database at `url` with a connection of its own. */
+export async function queryOnce(url: string, text: string, values?: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty database named after `label` and a random suffix. */
+export async function createPostgresDatabase(label: string): Promise<PostgresDatabase> {
+  const name = `webinar_test_${label
+    .replace(/[^a-z0-9]/gi, "_")
+    .toLowerCase()
+    .slice(0, 30)}_${randomBytes(4).toString("hex")}`;
+  await queryOnce(POSTGRES_ADMIN_URL, `create database "${name}"`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    query: (text, values) => queryOnce(url.toString(), text, values),
+    drop: async () => {
+      await queryOnce(POSTGRES_ADMIN_URL, `drop database if exists "${name}" with (force)`);
+    },
+  };
+}
