@@ -24,7 +24,7 @@ import type { AppServices } from "./services";
 import { startStep } from "./start-error";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
-import { tracedNonceStore, tracedVerifier } from "./tracing/traced-verifier";
+import { tracedVerifier } from "./tracing/traced-verifier";
 import { createDisplayNameModerator } from "./viewers/moderation";
 import { createViewerUpserter } from "./viewers/upsert";
 import { createHeartbeatBatcher } from "./watch-data/heartbeat-batcher";
@@ -102,8 +102,7 @@ export async function assembleServices(foundations: ServiceFoundations): Promise
   const uidRange = { min: config.uidMin, max: config.uidMax };
   const defaultWatchOrigin = () =>
     config.publicWatchOrigin ?? `http://127.0.0.1:${foundations.listeningPort() ?? config.port}`;
-  const nonceStore = tracer === undefined ? nonces.store : tracedNonceStore(nonces.store, tracer);
-  const verifier = createVerifier(config, apiKeys, nonceStore, runtime, logger);
+  const verifier = createVerifier(config, apiKeys, nonces.store, runtime, logger);
   const requestLog = createRequestLog({
     db,
     verifier,

@@ -118,7 +118,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     await receiver?.close();
   });
 
-  it("continues the caller's trace: the operation's span, with verification, nonce claim and statements under it, and no secret anywhere", async () => {
+  it("continues the caller's trace: the operation's span, with its verification and statements under it, and no secret anywhere", async () => {
     const merchant = await adminMerchant(server);
     const traceId = hex(16);
     const callerSpan = hex(8);
@@ -141,12 +141,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     );
     expect(ticket.status).toBe(200);
 
-    const spans = await spansOfTrace(receiver, traceId, [
-      "upsertViewer",
-      "issueLoginTicket",
-      "verify request",
-      "claim nonce",
-    ]);
+    const spans = await spansOfTrace(receiver, traceId, ["upsertViewer", "issueLoginTicket", "verify request"]);
     const request = spans.find((span) => span.name === "upsertViewer")!;
     expect(request.parentSpanId).toBe(callerSpan);
     const attributes = attributesOf(request);
@@ -159,11 +154,15 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     expect(String(attributes["http.response.status_code"])).toBe("200");
     const childrenOf = (parent: OtlpSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
     const verify = childrenOf(request).find((span) => span.name === "verify request");
-    expect(verify).toBeDefined();
-    expect(childrenOf(verify!).map((span) => span.name)).toContain("claim nonce");
-    // The statements of the request (its upsert) are its children; the nonce claim's batch statement is under a claim.
+    expect(attributesOf(verify!)).toMatchObject({ "webinar.verified": true });
+    // The nonce claim is no span of its own: its batch's statement is under the verification that opened the batch.
+    expect(spans.map((span) => span.name)).not.toContain("claim nonce");
+    const verifications = spans.filter((span) => span.name === "verify request");
+    const claims = spans.filter((span) => attributesOf(span)["db.query.summary"] === "INSERT open_api_nonces");
+    expect(claims).not.toEqual([]);
+    for (const claim of claims) expect(verifications.map((span) => span.spanId)).toContain(claim.parentSpanId);
+    // The statements of the request (its upsert) are its children.
     expect(childrenOf(request).filter((span) => span.name.startsWith("db "))).not.toEqual([]);
-    expect(spans.some((span) => span.name === "db INSERT" && span.parentSpanId !== undefined)).toBe(true);
     // The upsert is a fixed statement: its span names it by summary and prepared name, without its long text.
     const upsertStatement = childrenOf(request).find(
       (span) => attributesOf(span)["db.query.summary"] === "INSERT viewers",
@@ -191,6 +190,31 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     );
     for (const [what, value] of Object.entries(secrets))
       expect({ what, found: everyValue.filter((text) => text.includes(value)) }).toEqual({ what, found: [] });
+  });
+
+  it("a refused verification says why on its span: a replayed nonce is OPEN_API_REPLAYED", async () => {
+    const merchant = await adminMerchant(server);
+    const first = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "replayed-1" },
+      `00-${hex(16)}-${hex(8)}-01`,
+    );
+    expect(first.status).toBe(200);
+    const traceId = hex(16);
+    const replay = await fetch(`${server.url}/api/v1/open/viewers/upsert`, {
+      method: "POST",
+      headers: { ...first.sent, traceparent: `00-${traceId}-${hex(8)}-01` },
+      body: first.raw,
+    });
+    expect(replay.status).toBe(409);
+    const spans = await spansOfTrace(receiver, traceId, ["upsertViewer", "verify request"]);
+    expect(attributesOf(spans.find((span) => span.name === "verify request")!)).toMatchObject({
+      "webinar.verified": false,
+      "http.response.status_code": 409,
+      "error.type": "OPEN_API_REPLAYED",
+    });
   });
 
   it("a request-log batch is one root span with its statement under it; no statement is a root span", async () => {

@@ -5,7 +5,8 @@
  * statements and COMMIT under it, instead of one root trace per statement. The span says how many calls the
  * batch carried, nothing of what they were.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, type Tracer } from "@opentelemetry/api";
+import { endWhenSettled } from "./settled-span";
 
 /** Runs a batch's write inside its span; without tracing, just runs it. */
 export type InBatchSpan = <T>(name: string, size: number, write: () => Promise<T>) => Promise<T>;
@@ -24,17 +25,6 @@ export function batchSpans(tracer: Tracer): InBatchSpan {
       name,
       { kind: SpanKind.INTERNAL, attributes: { "webinar.batch.size": size } },
       ROOT_CONTEXT,
-      (span) =>
-        write().then(
-          (value) => {
-            span.end();
-            return value;
-          },
-          (error: unknown) => {
-            span.setStatus({ code: SpanStatusCode.ERROR, message: "batch failed" });
-            span.end();
-            throw error;
-          },
-        ),
+      (span) => endWhenSettled(span, write(), () => "batch failed"),
     );
 }

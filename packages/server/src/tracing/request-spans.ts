@@ -1,7 +1,7 @@
 /**
  * One span per request: opened when the request arrives, continuing the trace of an incoming W3C `traceparent`
  * (the propagators the OpenTelemetry SDK was configured with), active while the request is handled so the
- * verification, nonce claim and database statements become its children, and closed from the request's one
+ * verification and the database statements become its children, and closed from the request's one
  * observation (http/request-observation.ts), which names it by its operation and gives its status and error code.
  * It carries no path (a path can hold an API key), no header, no body, no query.
  *

@@ -11,9 +11,10 @@
  * their texts, the same in every span, were most of what a span cost to send. A statement built per call carries
  * its text with its placeholders.
  */
-import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { SpanKind, trace, type Tracer } from "@opentelemetry/api";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from "kysely";
 import type { NamedQuery } from "../db/statements";
+import { endWhenSettled } from "./settled-span";
 
 /** Longest statement text a span carries; the rest is cut (a statement's text never holds a value). */
 const MAX_TEXT = 2000;
@@ -70,17 +71,7 @@ function traceStatement<R>(tracer: Tracer, query: CompiledQuery, run: () => Prom
     kind: SpanKind.CLIENT,
     attributes: { "db.system.name": "postgresql", "db.operation.name": verb, ...attributes },
   });
-  return run().then(
-    (result) => {
-      span.end();
-      return result;
-    },
-    (error: unknown) => {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as { code?: string }).code ?? "query failed" });
-      span.end();
-      throw error;
-    },
-  );
+  return endWhenSettled(span, run(), (error) => (error as { code?: string }).code ?? "query failed");
 }
 
 /** The connection a traced driver hands out; the driver's own is kept for its release. */
