@@ -22,9 +22,10 @@
  * busy time went in the measured seconds (load/cpu-profile.ts).
  *
  * `--tracing` then measures every operation again in rounds (`--rounds`, default 3) on the ordinary server and on
- * three variants started beside it on the same data: tracing on with every span exported to a local OTLP sink
- * (load/otlp-sink.ts), tracing on with 10% of traces sampled, and the request log off; each round measures every
- * server and the floor once, in an order turned by one each round. It prints each one's cost (tracing's, or the
+ * three variants started beside it on the same data: tracing on with every span exported to a local OTLP sink in
+ * a process of its own (load/otlp-sink.ts), tracing on with 10% of traces sampled, and the request log off; each
+ * round measures every server and the floor once, in an order turned by one each round, the next only once the
+ * sink has received a traced server's last exports. It prints each one's cost (tracing's, or the
  * request log's: the median of the rounds, each round's beside it) beside its goal, and the server's CPU per
  * request.
  *

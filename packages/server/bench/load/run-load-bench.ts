@@ -30,7 +30,7 @@ import {
 } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
 import { createRunDatabase } from "../postgres-run-database";
-import { startOtlpSink } from "./otlp-sink";
+import { type OtlpSink, startOtlpSink } from "./otlp-sink";
 import { type RunningProcess, startProcess } from "./processes";
 
 export interface OperationRow {
@@ -397,7 +397,7 @@ async function benchTracing(
   ordinary: Target,
   floor: Target,
   storage: { server: Record<string, string>; secretKey: string },
-  sinkUrl: string,
+  sink: OtlpSink,
 ): Promise<TracingRow[]> {
   const variants = VARIANTS.filter((variant) => variant.name !== "request log off" || options.requestLog);
   progress(`${database}: starting ${variants.map((variant) => variant.name).join(", ")} beside the ordinary server`);
@@ -410,7 +410,7 @@ async function benchTracing(
     { name: "ordinary", target: { process: ordinaryProcess, fixture: ordinary.fixture } },
   ];
   for (const [index, variant] of variants.entries()) {
-    const process = await startServer(options, { ...storages[index]!, ...variant.env(sinkUrl) }, storage.secretKey);
+    const process = await startServer(options, { ...storages[index]!, ...variant.env(sink.url) }, storage.secretKey);
     servers.push({ name: variant.name, target: { process, fixture: ordinary.fixture } });
   }
   const measured = [...servers, { name: "floor", target: floor }];
@@ -419,8 +419,11 @@ async function benchTracing(
     const rounds: Map<string, Figures>[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
       const figures = new Map<string, Figures>();
-      for (const { name, target } of turned(measured, round))
+      for (const { name, target } of turned(measured, round)) {
         figures.set(name, await measure(operation, [target], settingsOf(options)));
+        // A traced server's last exports are not the next one's load.
+        await sink.settled();
+      }
       progress(
         `  [${database}] ${operation.label}, round ${round + 1} of ${options.rounds}: ` +
           measured.map(({ name }) => `${name} ${describe(figures.get(name)!)}`).join(", "),
@@ -480,7 +483,7 @@ async function benchDatabase(
   database: DatabaseKind,
   storage: { server: Record<string, string>; floor: string; secretKey: string },
   afterRows?: (first: Target) => Promise<TwoProcessRow[]>,
-  sinkUrl?: string,
+  sink?: OtlpSink,
 ): Promise<DatabaseRun> {
   const profiles = await profileDirectory(options);
   const profile = profiles === undefined ? undefined : { directory: profiles, name: `${database}-server.cpuprofile` };
@@ -494,8 +497,7 @@ async function benchDatabase(
   const first: Target = { process: server, fixture };
   const floorTarget: Target = { process: floor, fixture: floorFixture(fixture, options.existingViewers) };
   const rows = await benchOperations(database, options.operations, first, floorTarget, settingsOf(options));
-  const tracing =
-    sinkUrl === undefined ? [] : await benchTracing(options, database, first, floorTarget, storage, sinkUrl);
+  const tracing = sink === undefined ? [] : await benchTracing(options, database, first, floorTarget, storage, sink);
   await floor.stop();
   if (profile !== undefined) {
     await server.stop();
@@ -505,7 +507,7 @@ async function benchDatabase(
   return { rows, twoProcesses: afterRows === undefined ? null : await afterRows(first), profiles: [], tracing };
 }
 
-function benchPglite(options: LoadBenchOptions, sinkUrl?: string): Promise<DatabaseRun> {
+function benchPglite(options: LoadBenchOptions, sink?: OtlpSink): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PGlite: starting the server and the floor app, making the data");
     const storage = {
@@ -513,11 +515,11 @@ function benchPglite(options: LoadBenchOptions, sinkUrl?: string): Promise<Datab
       floor: await temporaryDirectory("floor"),
       secretKey: randomBytes(32).toString("hex"),
     };
-    return benchDatabase(options, "pglite", storage, undefined, sinkUrl);
+    return benchDatabase(options, "pglite", storage, undefined, sink);
   });
 }
 
-function benchPostgres(options: LoadBenchOptions, sinkUrl?: string): Promise<DatabaseRun> {
+function benchPostgres(options: LoadBenchOptions, sink?: OtlpSink): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
     const serverDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_server");
@@ -537,7 +539,7 @@ function benchPostgres(options: LoadBenchOptions, sinkUrl?: string): Promise<Dat
       "postgres",
       { server: storage, floor: floorDatabase.url, secretKey },
       options.twoProcesses ? secondProcess : undefined,
-      sinkUrl,
+      sink,
     );
   });
 }
@@ -552,15 +554,17 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
   const profiles: ProfileRow[] = [];
   const tracingRows: TracingRow[] = [];
   const sink = options.tracing ? await startOtlpSink() : undefined;
+  let received = { exports: 0, bytes: 0 };
   try {
     for (const database of ["pglite", "postgres"] as const) {
       if (!options.databases.includes(database)) continue;
-      const run = await (database === "pglite" ? benchPglite(options, sink?.url) : benchPostgres(options, sink?.url));
+      const run = await (database === "pglite" ? benchPglite(options, sink) : benchPostgres(options, sink));
       databases.push({ database, operations: run.rows });
       twoProcesses ??= run.twoProcesses;
       profiles.push(...run.profiles);
       tracingRows.push(...run.tracing);
     }
+    if (sink !== undefined) received = await sink.received();
   } finally {
     await sink?.close();
   }
@@ -588,7 +592,7 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<LoadBench
     databases,
     twoProcesses,
     profiles: options.profile === undefined ? null : profiles,
-    tracing: sink === undefined ? null : { rows: tracingRows, ...sink.received() },
+    tracing: sink === undefined ? null : { rows: tracingRows, ...received },
     errors: errorsOf(figures),
   };
 }
