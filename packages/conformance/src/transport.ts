@@ -47,11 +47,19 @@ function parseJson(text: string): { isJson: boolean; json: unknown } {
 /** Connections per origin: enough for the concurrency checks' 20 requests to be in flight at once. */
 const MAX_SOCKETS = 24;
 
+/**
+ * How long a kept-alive connection may wait idle before the kit closes it: shorter than the idle timeouts servers
+ * commonly use, and node:http shortens it further to a second before a `Keep-Alive: timeout=N` the server sends.
+ * A connection the server closes just as the kit sends on it resets that request (`ECONNRESET`), which the kit
+ * would report as the server's failure; closing it first on the kit's side leaves no such moment.
+ */
+export const IDLE_CONNECTION_MS = 2000;
+
 /** A transport with kept-alive connections; each request fails after `timeoutMs` without an answer. */
 export function createTransport(timeoutMs: number): Transport {
   const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+    "http:": new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_CONNECTION_MS }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_CONNECTION_MS }),
   };
   return {
     send(request) {
