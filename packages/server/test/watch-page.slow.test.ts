@@ -3,7 +3,9 @@
  * 10 s, the live ends and is finalized; queryViewerWatch shows the watched time as LIVE seconds (within one
  * heartbeat interval) and getWatchOverview counts the viewer. Then the replay: time offline is not credited, nor
  * time while the page is hidden (another tab in front) although the video plays on.
- * The server is the built process, on PGlite and on PostgreSQL.
+ * The server is the built process, on PGlite and on PostgreSQL: the two paths run at the same time (each in its own
+ * browser, against its own server), since most of each is waiting for real seconds to pass; within one database
+ * the steps run in order, the replay's after the live has ended.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -19,7 +21,7 @@ import {
 
 const HEARTBEAT_INTERVAL_SECONDS = 15;
 
-describe.each(DATABASE_KINDS)("on %s", (kind) => {
+describe.concurrent.each(DATABASE_KINDS)("on %s", (kind) => {
   let server: ServerProcess;
   let browser: Browser;
   let fixture: WatchFixture;
@@ -43,7 +45,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     await dropDatabase?.();
   });
 
-  it("watch 20 s of the live, pause 10 s, end and finalize: the detail shows the watched LIVE seconds, the overview counts the viewer", async () => {
+  it.sequential("watch 20 s of the live, pause 10 s, end and finalize: the detail shows the watched LIVE seconds, the overview counts the viewer", async () => {
     const { uid, loginUrl } = await fixture.viewer("watcher-1");
     const page = await browser.newPage();
     const foreign = foreignRequests(page, new URL(server.url).origin);
@@ -143,7 +145,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     return { item, countedSeconds, gapSeconds: measuredGapSeconds, videoAdvancedInGap };
   }
 
-  it("the replay after the live: time while the browser is offline is not credited", async () => {
+  it.sequential("the replay after the live: time while the browser is offline is not credited", async () => {
     const { item, countedSeconds, gapSeconds } = await replayWithGap("watcher-offline", 25, (_page, context, during) =>
       context.setOffline(during),
     );
@@ -158,7 +160,7 @@ describe.each(DATABASE_KINDS)("on %s", (kind) => {
     expect(item!.replayWatchSeconds).toBeLessThanOrEqual(Math.ceil(countedSeconds) + 2);
   }, 120_000);
 
-  it("the replay in a hidden tab: the video plays on, but time while the page is hidden is not credited", async () => {
+  it.sequential("the replay in a hidden tab: the video plays on, but time while the page is hidden is not credited", async () => {
     const { item, countedSeconds, gapSeconds, videoAdvancedInGap } = await replayWithGap(
       "watcher-hidden",
       20,
