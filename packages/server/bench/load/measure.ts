@@ -149,10 +149,22 @@ function cpuSeconds(targets: Target[]): number | undefined {
 /** Linux's monotonic clock in µs: the clock of `process.hrtime` and of the timestamps in V8's CPU profiles. */
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
+const emptyTally = (): Tally => ({ checked: 0, errors: { total: 0, byStatus: {}, badShape: 0, connection: 0 } });
+
+/** Drives `operation` against `targets` for the warm-up's seconds, measuring nothing. */
+export async function warmUp(
+  operation: Operation,
+  targets: Target[],
+  settings: RunSettings,
+  tally: Tally = emptyTally(),
+): Promise<void> {
+  if (settings.warmupSeconds > 0) await drive(operation, targets, settings.connections, settings.warmupSeconds, tally);
+}
+
 /** Warms up, then measures `operation` against `targets` together. */
 export async function measure(operation: Operation, targets: Target[], settings: RunSettings): Promise<Figures> {
-  const tally: Tally = { checked: 0, errors: { total: 0, byStatus: {}, badShape: 0, connection: 0 } };
-  if (settings.warmupSeconds > 0) await drive(operation, targets, settings.connections, settings.warmupSeconds, tally);
+  const tally = emptyTally();
+  await warmUp(operation, targets, settings, tally);
   const cpuBefore = cpuSeconds(targets);
   const measuredFromMicros = monotonicMicros();
   const runs = await drive(operation, targets, settings.connections, settings.durationSeconds, tally);

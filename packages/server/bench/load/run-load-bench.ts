@@ -19,7 +19,7 @@ import {
   floorPlaybackId,
 } from "./floor-schema";
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
-import { type Figures, measure, type RunSettings, type Target } from "./measure";
+import { type Figures, measure, type RunSettings, type Target, warmUp } from "./measure";
 import { median } from "@org/webinar-internal/median";
 import {
   BATCHED_HEARTBEAT_FLOOR_PATH,
@@ -387,8 +387,9 @@ const turned = <T>(items: readonly T[], by: number): T[] =>
 
 /**
  * `--tracing`: the variants start beside the ordinary server, on the same data (variantStorages). Each operation is
- * then measured in rounds: every server and the floor once per round, in an order turned by one each round, so
- * that a variant and the ordinary server meet the same moment of the machine, warm, on the same data. A variant's
+ * then measured in rounds, after an unmeasured warm-up pass of each variant: every server and the floor once per
+ * round, in an order turned by one each round, so that a variant and the ordinary server meet the same moment of
+ * the machine, warm, on the same data. A variant's
  * cost is the median of its rounds' costs, each from the ordinary server and the variant of one round.
  */
 async function benchTracing(
@@ -416,6 +417,12 @@ async function benchTracing(
   const measured = [...servers, { name: "floor", target: floor }];
   const rows: TracingRow[] = [];
   for (const operation of options.operations.map(operationById)) {
+    // The ordinary server and the floor met this operation in the main rows; the variants meet it here. One
+    // unmeasured pass of each first, so that round 1 does not measure the variants cold and the others warm.
+    for (const { target } of servers.slice(1)) {
+      await warmUp(operation, [target], settingsOf(options));
+      await sink.settled();
+    }
     const rounds: Map<string, Figures>[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
       const figures = new Map<string, Figures>();
