@@ -29,16 +29,16 @@ beforeAll(async () => {
 
 afterAll(() => processes?.stop());
 
-/** The process's metrics URL, from its start log. */
-function metricsUrl(server: ServerProcess): string {
-  const record = server.logs().find((line) => typeof line.metricsUrl === "string");
-  if (record === undefined) throw new Error("the process logged no metrics URL");
-  return record.metricsUrl as string;
+/** The process's metrics URL, from its start log (log lines reach stdout within a second of being logged). */
+async function metricsUrl(server: ServerProcess): Promise<string> {
+  const logged = () => server.logs().find((line) => typeof line.metricsUrl === "string")?.metricsUrl;
+  await expect.poll(logged, { timeout: 10_000, message: "the process logged no metrics URL" }).toBeTypeOf("string");
+  return logged() as string;
 }
 
 /** Password hashes the process has computed so far. */
 async function hashesComputed(server: ServerProcess): Promise<number> {
-  const text = await (await fetch(metricsUrl(server))).text();
+  const text = await (await fetch(await metricsUrl(server))).text();
   const line = text.split("\n").find((candidate) => candidate.startsWith("webinar_console_password_hashes_total "));
   return Number(line?.split(" ")[1] ?? 0);
 }
