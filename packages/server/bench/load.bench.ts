@@ -44,12 +44,12 @@ if (options !== undefined) {
     process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
   }
   // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation;
-  // with --tracing, per round the ordinary server, each variant and the floor.
+  // with --tracing, per round the ordinary server, each variant and the floor, at full load and at the offered load.
   const tracedServers = options.requestLog ? 5 : 4;
   const rows =
     options.operations.length * 2 * options.databases.length +
     (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0) +
-    (options.tracing ? options.operations.length * options.databases.length * options.rounds * tracedServers : 0);
+    (options.tracing ? options.operations.length * options.databases.length * options.rounds * tracedServers * 2 : 0);
   process.stderr.write(
     `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
   );

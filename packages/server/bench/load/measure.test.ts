@@ -197,3 +197,16 @@ describe("measure: the watch page's heartbeats", () => {
     expect(figures.measuredToMicros - figures.measuredFromMicros).toBeGreaterThanOrEqual(900_000);
   });
 });
+
+describe("measure: an offered load", () => {
+  test("sends that many requests per second, not as many as the target answers", async () => {
+    const { target } = await standIn(200, rightAnswer);
+    const free = await measure(ticket, [target], settings);
+    const offered = await measure(ticket, [target], { ...settings, offeredLoad: 40 });
+    // A stand-in on loopback answers thousands a second; 40 offered in one second are about 40 answered.
+    expect(free.requests).toBeGreaterThan(400);
+    expect(offered.requests).toBeGreaterThanOrEqual(30);
+    expect(offered.requests).toBeLessThanOrEqual(50);
+    expect(offered.errors.total).toBe(0);
+  });
+});

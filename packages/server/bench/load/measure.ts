@@ -9,7 +9,7 @@
 import autocannon from "autocannon";
 import type { Fixture } from "./fixture";
 import { isExpectedAnswer, type Operation } from "./operations";
-import type { RunningProcess } from "./processes";
+import { cpuSecondsBetween, postgresCpuSeconds, type RunningProcess } from "./processes";
 
 export interface Target {
   process: RunningProcess;
@@ -32,6 +32,11 @@ export interface Figures {
   p99Ms: number;
   /** CPU time of the target processes per measured request; null where the platform does not report it. */
   cpuMicrosPerRequest: number | null;
+  /**
+   * CPU time of this machine's PostgreSQL processes per measured request (the database the targets share, when it
+   * runs here); null where the platform does not report it.
+   */
+  databaseCpuMicrosPerRequest: number | null;
   /** Answers in the measured run. */
   requests: number;
   /** Every answer checked, warm-up included. */
@@ -46,6 +51,11 @@ export interface RunSettings {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /**
+   * Requests per second offered to all the targets together (autocannon's `overallRate`), so that servers are
+   * compared at the same load; absent, every connection sends its next request as soon as it has an answer.
+   */
+  offeredLoad?: number | undefined;
 }
 
 interface Tally {
@@ -68,6 +78,7 @@ function driveOne(
   connections: number,
   seconds: number,
   tally: Tally,
+  rate: number | undefined,
 ): Promise<Drive> {
   const nextRequest = operation.requests(target.fixture, `${process.pid}-${(runCounter += 1)}`);
   const latencies: number[] = [];
@@ -78,6 +89,7 @@ function driveOne(
         url: target.process.url,
         connections,
         duration: seconds,
+        ...(rate === undefined ? {} : { overallRate: rate }),
         requests: [
           {
             method: "POST",
@@ -115,18 +127,20 @@ function driveOne(
   });
 }
 
-/** Splits `connections` over the targets and drives them at once. */
+/** Splits the connections and the offered load evenly over the targets and drives them at once. */
 async function drive(
   operation: Operation,
   targets: Target[],
-  connections: number,
+  settings: RunSettings,
   seconds: number,
   tally: Tally,
 ): Promise<Drive[]> {
+  const { connections, offeredLoad } = settings;
+  const rate = offeredLoad === undefined ? undefined : Math.max(1, Math.round(offeredLoad / targets.length));
   return Promise.all(
     targets.map((target, index) => {
       const share = Math.floor(connections / targets.length) + (index < connections % targets.length ? 1 : 0);
-      return driveOne(operation, target, Math.max(1, share), seconds, tally);
+      return driveOne(operation, target, Math.max(1, share), seconds, tally, rate);
     }),
   );
 }
@@ -146,6 +160,9 @@ function cpuSeconds(targets: Target[]): number | undefined {
   return total;
 }
 
+const perRequestMicros = (seconds: number | undefined, requests: number) =>
+  seconds === undefined || requests === 0 ? null : (seconds * 1e6) / requests;
+
 /** Linux's monotonic clock in µs: the clock of `process.hrtime` and of the timestamps in V8's CPU profiles. */
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -158,7 +175,7 @@ export async function warmUp(
   settings: RunSettings,
   tally: Tally = emptyTally(),
 ): Promise<void> {
-  if (settings.warmupSeconds > 0) await drive(operation, targets, settings.connections, settings.warmupSeconds, tally);
+  if (settings.warmupSeconds > 0) await drive(operation, targets, settings, settings.warmupSeconds, tally);
 }
 
 /** Warms up, then measures `operation` against `targets` together. */
@@ -166,10 +183,12 @@ export async function measure(operation: Operation, targets: Target[], settings:
   const tally = emptyTally();
   await warmUp(operation, targets, settings, tally);
   const cpuBefore = cpuSeconds(targets);
+  const databaseCpuBefore = postgresCpuSeconds();
   const measuredFromMicros = monotonicMicros();
-  const runs = await drive(operation, targets, settings.connections, settings.durationSeconds, tally);
+  const runs = await drive(operation, targets, settings, settings.durationSeconds, tally);
   const measuredToMicros = monotonicMicros();
   const cpuAfter = cpuSeconds(targets);
+  const databaseCpuAfter = postgresCpuSeconds();
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   return {
@@ -177,10 +196,16 @@ export async function measure(operation: Operation, targets: Target[], settings:
     requestsPerSecond: runs.reduce((sum, run) => sum + run.requests / run.seconds, 0),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    cpuMicrosPerRequest:
-      cpuBefore === undefined || cpuAfter === undefined || requests === 0
-        ? null
-        : ((cpuAfter - cpuBefore) * 1e6) / requests,
+    cpuMicrosPerRequest: perRequestMicros(
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+      requests,
+    ),
+    databaseCpuMicrosPerRequest: perRequestMicros(
+      databaseCpuBefore === undefined || databaseCpuAfter === undefined
+        ? undefined
+        : cpuSecondsBetween(databaseCpuBefore, databaseCpuAfter),
+      requests,
+    ),
     requests,
     checked: tally.checked,
     errors: tally.errors,

@@ -4,7 +4,7 @@
  * them, so a server of another checkout can be measured the same way.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -56,6 +56,42 @@ function processCpuSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * utime + stime of each PostgreSQL process of this machine (the postmaster, its backends and its background
+ * workers: every process whose command is `postgres`), by pid, so that a figure can count the database's work
+ * beside the server's; undefined off Linux. Compare two readings with {@link cpuSecondsBetween}.
+ */
+export function postgresCpuSeconds(): Map<number, number> | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const seconds = new Map<number, number>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8") !== "postgres\n") continue;
+    } catch {
+      continue; // Gone since the listing.
+    }
+    const used = processCpuSeconds(Number(entry));
+    if (used !== undefined) seconds.set(Number(entry), used);
+  }
+  return seconds;
+}
+
+/**
+ * The CPU seconds the processes of `after` used since `before`: a process started in between counts from zero, and
+ * one that exited in between (a pool closing an idle connection) is left out, with whatever it used meanwhile.
+ */
+export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** The process's resident memory now (VmRSS of /proc/<pid>/status), in bytes; undefined off Linux. */

@@ -4,7 +4,7 @@
  */
 import type { Errors, Figures } from "./measure";
 import { operationById, type OperationId, PAGE_HEARTBEAT_INTERVAL_SECONDS } from "./operations";
-import type { LoadBenchResult, OperationRow, ProfileRow } from "./run-load-bench";
+import type { EqualLoadCpu, LoadBenchResult, OperationRow, ProfileRow } from "./run-load-bench";
 
 /** Server/floor throughput ratio every Open API operation should reach on PostgreSQL. */
 export const SERVER_TO_FLOOR_GOAL = 0.4;
@@ -221,7 +221,8 @@ function twoProcessLines(result: LoadBenchResult): string[] {
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;
-  const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  const percent = (share: number | null) => (share === null ? "n/a" : `${(share * 100).toFixed(0)}%`);
+  const cpu = ({ server, database }: EqualLoadCpu) => `${fixed(server, 0)} + ${fixed(database, 0)}`;
   const rounds = rows[0]?.rounds.length ?? 0;
   return [
     "",
@@ -233,9 +234,11 @@ function tracingLines(result: LoadBenchResult): string[] {
         "variant",
         "ordinary/floor",
         "variant/floor",
-        "CPU µs/req",
         "cost (each round)",
         "goal",
+        "offered req/s",
+        "CPU µs/req: variant (ordinary, floor)",
+        "CPU cost (each round)",
       ],
       rows.map((row) => [
         row.label,
@@ -243,13 +246,17 @@ function tracingLines(result: LoadBenchResult): string[] {
         row.variant,
         fixed(row.ordinaryToFloor, 2),
         fixed(row.variantToFloor, 2),
-        `${fixed(row.cpuMicrosPerRequest.variant, 0)} (ordinary ${fixed(row.cpuMicrosPerRequest.ordinary, 0)})`,
         `${percent(row.cost)} (${row.rounds.map((round) => percent(round.cost)).join(", ")})`,
         `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
+        fixed(row.offeredLoad, 0),
+        `${cpu(row.cpuAtEqualLoad.variant)} (${cpu(row.cpuAtEqualLoad.ordinary)}, ${cpu(row.cpuAtEqualLoad.floor)})`,
+        `${percent(row.cpuCost)} (${row.rounds.map((round) => percent(round.cpuCost)).join(", ")})`,
       ]),
       [true, true, true],
     ),
     "  cost per round: tracing's = 1 - traced req/s / ordinary req/s; the request log's = 1 - ordinary req/s / log off req/s",
+    "  CPU: each server offered the same load (half the ordinary server's throughput), its CPU per request as server + PostgreSQL;",
+    "  the CPU cost is the same formula over requests per CPU second (server and PostgreSQL together)",
     `  the sink received ${exports} trace exports (${(bytes / 1_048_576).toFixed(1)} MiB)`,
   ];
 }

@@ -61,6 +61,19 @@ export interface TracingRound {
   floor: Figures;
   /** The feature's cost in this round (Variant.cost). */
   cost: number;
+  /** The same three at the row's offered load, each served as many requests as it was offered. */
+  atEqualLoad: { ordinary: Figures; variant: Figures; floor: Figures };
+  /**
+   * The feature's cost in CPU at the offered load: Variant.cost of the requests each server answers per second of
+   * CPU, its own and PostgreSQL's together; null where the platform does not report CPU time.
+   */
+  cpuCost: number | null;
+}
+
+/** CPU per request at a row's offered load: the server's own, and PostgreSQL's. */
+export interface EqualLoadCpu {
+  server: number | null;
+  database: number | null;
 }
 
 /**
@@ -76,12 +89,18 @@ export interface TracingRow {
   rounds: TracingRound[];
   ordinaryToFloor: number;
   variantToFloor: number;
-  /** Server CPU per request; null where the platform does not report it. */
+  /** Server CPU per request at full load; null where the platform does not report it. */
   cpuMicrosPerRequest: { ordinary: number | null; variant: number | null };
   /** The share of throughput the feature costs: tracing's, or the request log's. */
   cost: number;
   /** The most `cost` may be. */
   goal: number;
+  /** Requests per second offered to each server for the CPU figures: a share of the ordinary server's throughput. */
+  offeredLoad: number;
+  /** CPU per request at the offered load (medians of the rounds). */
+  cpuAtEqualLoad: { ordinary: EqualLoadCpu; variant: EqualLoadCpu; floor: EqualLoadCpu };
+  /** The median of the rounds' CPU costs; null where the platform does not report CPU time. */
+  cpuCost: number | null;
 }
 
 export interface ProfileRow {
@@ -241,6 +260,9 @@ function floorFixture(serverFixture: Fixture, existingViewers: number): Fixture 
 const describe = (figures: Figures) =>
   `${figures.requestsPerSecond.toFixed(0)} req/s${figures.errors.total > 0 ? `, ${figures.errors.total} errors` : ""}`;
 
+const describeCpu = (figures: Figures) =>
+  `${figures.cpuMicrosPerRequest?.toFixed(0) ?? "?"} + ${figures.databaseCpuMicrosPerRequest?.toFixed(0) ?? "?"}`;
+
 async function benchOperations(
   database: DatabaseKind,
   operations: OperationId[],
@@ -381,6 +403,13 @@ async function variantStorages(
   return copies;
 }
 
+/**
+ * The offered load at which `--tracing` compares CPU per request, as a share of the ordinary server's throughput in
+ * the main rows: low enough that every variant answers all of it, so each server does the same work in the same
+ * time and CPU per request is compared at the same pace (at full load, a slower server also waits differently).
+ */
+const EQUAL_LOAD_SHARE = 0.5;
+
 /** `items` turned left by `by` places: round r starts with the r-th, so no server is always measured first. */
 const turned = <T>(items: readonly T[], by: number): T[] =>
   items.map((_, index) => items[(index + by) % items.length]!);
@@ -389,8 +418,9 @@ const turned = <T>(items: readonly T[], by: number): T[] =>
  * `--tracing`: the variants start beside the ordinary server, on the same data (variantStorages). Each operation is
  * then measured in rounds, after an unmeasured warm-up pass of each variant: every server and the floor once per
  * round, in an order turned by one each round, so that a variant and the ordinary server meet the same moment of
- * the machine, warm, on the same data. A variant's
- * cost is the median of its rounds' costs, each from the ordinary server and the variant of one round.
+ * the machine, warm, on the same data; each at full load, then at the same offered load (EQUAL_LOAD_SHARE) for its
+ * CPU per request. A variant's cost is the median of its rounds' costs, each from the ordinary server and the
+ * variant of one round; so is its CPU cost.
  */
 async function benchTracing(
   options: LoadBenchOptions,
@@ -399,6 +429,7 @@ async function benchTracing(
   floor: Target,
   storage: { server: Record<string, string>; secretKey: string },
   sink: OtlpSink,
+  mainRows: readonly OperationRow[],
 ): Promise<TracingRow[]> {
   const variants = VARIANTS.filter((variant) => variant.name !== "request log off" || options.requestLog);
   progress(`${database}: starting ${variants.map((variant) => variant.name).join(", ")} beside the ordinary server`);
@@ -423,46 +454,79 @@ async function benchTracing(
       await warmUp(operation, [target], settingsOf(options));
       await sink.settled();
     }
-    const rounds: Map<string, Figures>[] = [];
+    const capacity = mainRows.find((row) => row.operation === operation.id)!.server.requestsPerSecond;
+    const offeredLoad = Math.max(1, Math.round(capacity * EQUAL_LOAD_SHARE));
+    const atEqualLoad = { ...settingsOf(options), warmupSeconds: 0, offeredLoad };
+    const rounds: RoundFigures[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
-      const figures = new Map<string, Figures>();
+      const figures: RoundFigures = { atCapacity: new Map(), atEqualLoad: new Map() };
       for (const { name, target } of turned(measured, round)) {
-        figures.set(name, await measure(operation, [target], settingsOf(options)));
+        figures.atCapacity.set(name, await measure(operation, [target], settingsOf(options)));
         // A traced server's last exports are not the next one's load.
+        await sink.settled();
+        figures.atEqualLoad.set(name, await measure(operation, [target], atEqualLoad));
         await sink.settled();
       }
       progress(
         `  [${database}] ${operation.label}, round ${round + 1} of ${options.rounds}: ` +
-          measured.map(({ name }) => `${name} ${describe(figures.get(name)!)}`).join(", "),
+          measured.map(({ name }) => `${name} ${describe(figures.atCapacity.get(name)!)}`).join(", ") +
+          `; CPU µs/req at ${offeredLoad} req/s (server + database): ` +
+          measured.map(({ name }) => `${name} ${describeCpu(figures.atEqualLoad.get(name)!)}`).join(", "),
       );
       rounds.push(figures);
     }
-    for (const variant of variants) rows.push(tracingRow(database, operation, variant, rounds));
+    for (const variant of variants) rows.push(tracingRow(database, operation, variant, rounds, offeredLoad));
   }
   return rows;
 }
+
+/** A round's figures by server name ("ordinary", a variant's name, "floor"): at full load, and at the offered load. */
+interface RoundFigures {
+  atCapacity: Map<string, Figures>;
+  atEqualLoad: Map<string, Figures>;
+}
+
+/** Server plus database CPU per request; null where the platform does not report either. */
+const totalCpu = (figures: Figures) =>
+  figures.cpuMicrosPerRequest === null || figures.databaseCpuMicrosPerRequest === null
+    ? null
+    : figures.cpuMicrosPerRequest + figures.databaseCpuMicrosPerRequest;
 
 /** A variant's row: its rounds, and the medians over them. */
 function tracingRow(
   database: DatabaseKind,
   operation: Operation,
   variant: Variant,
-  measuredRounds: Map<string, Figures>[],
+  measuredRounds: RoundFigures[],
+  offeredLoad: number,
 ): TracingRow {
-  const rounds = measuredRounds.map((figures): TracingRound => {
-    const ordinary = figures.get("ordinary")!;
-    const on = figures.get(variant.name)!;
+  const rounds = measuredRounds.map(({ atCapacity, atEqualLoad }): TracingRound => {
+    const ordinary = atCapacity.get("ordinary")!;
+    const on = atCapacity.get(variant.name)!;
+    const equal = {
+      ordinary: atEqualLoad.get("ordinary")!,
+      variant: atEqualLoad.get(variant.name)!,
+      floor: atEqualLoad.get("floor")!,
+    };
+    const [ordinaryCpu, variantCpu] = [totalCpu(equal.ordinary), totalCpu(equal.variant)];
     return {
       ordinary,
       variant: on,
-      floor: figures.get("floor")!,
+      floor: atCapacity.get("floor")!,
       cost: variant.cost(ordinary.requestsPerSecond, on.requestsPerSecond),
+      atEqualLoad: equal,
+      // Requests per CPU second stand for requests per second: what a server can answer when CPU is what runs out.
+      cpuCost: ordinaryCpu === null || variantCpu === null ? null : variant.cost(1 / ordinaryCpu, 1 / variantCpu),
     };
   });
   const medianOf = (figure: (round: TracingRound) => number | null) => {
     const values = rounds.map(figure).filter((value) => value !== null);
     return values.length === 0 ? null : median(values);
   };
+  const equalLoadCpu = (server: (round: TracingRound) => Figures): EqualLoadCpu => ({
+    server: medianOf((round) => server(round).cpuMicrosPerRequest),
+    database: medianOf((round) => server(round).databaseCpuMicrosPerRequest),
+  });
   return {
     database,
     operation: operation.id,
@@ -477,6 +541,13 @@ function tracingRow(
     },
     cost: medianOf((round) => round.cost)!,
     goal: variant.goal,
+    offeredLoad,
+    cpuAtEqualLoad: {
+      ordinary: equalLoadCpu((round) => round.atEqualLoad.ordinary),
+      variant: equalLoadCpu((round) => round.atEqualLoad.variant),
+      floor: equalLoadCpu((round) => round.atEqualLoad.floor),
+    },
+    cpuCost: medianOf((round) => round.cpuCost),
   };
 }
 
@@ -504,7 +575,8 @@ async function benchDatabase(
   const first: Target = { process: server, fixture };
   const floorTarget: Target = { process: floor, fixture: floorFixture(fixture, options.existingViewers) };
   const rows = await benchOperations(database, options.operations, first, floorTarget, settingsOf(options));
-  const tracing = sink === undefined ? [] : await benchTracing(options, database, first, floorTarget, storage, sink);
+  const tracing =
+    sink === undefined ? [] : await benchTracing(options, database, first, floorTarget, storage, sink, rows);
   await floor.stop();
   if (profile !== undefined) {
     await server.stop();
