@@ -1,7 +1,8 @@
 /**
  * The load benchmark end to end in `--quick --json` mode on PGlite, against the built server (`pnpm test` builds
  * first): the JSON document has a server and a floor row for every operation, and every answer was right; with
- * `--profile`, the server's profile is kept and summarized. Figures are not checked: timing is never asserted.
+ * `--profile`, the server's profile is kept and summarized; with `--tracing`, each variant is measured at full load
+ * and at the offered load. Figures are not checked: timing is never asserted.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -89,5 +90,33 @@ test("--profile heartbeat: only the heartbeat row, and the server's profile summ
     expect(entry.functionName).not.toBe("");
     expect(entry.share).toBeGreaterThan(0);
     expect(entry.share).toBeLessThanOrEqual(1);
+  }
+});
+
+test("--tracing: each variant's row has its rounds at full load and at the offered load, with CPU per request", {
+  timeout: 240_000,
+}, async () => {
+  const result = await runBench(["--tracing", "--only", "upsertExistingViewer", "--viewers", "50"]);
+
+  expect(result.errors).toBe(0);
+  const { rows, exports } = result.tracing!;
+  expect(rows.map((row) => row.variant)).toEqual(["traced, every span", "traced, 10% sampled", "request log off"]);
+  // Every span was exported to the bench's sink.
+  expect(exports).toBeGreaterThan(0);
+  const capacity = result.databases[0]!.operations[0]!.server.requestsPerSecond;
+  for (const row of rows) {
+    expect(row).toMatchObject({ database: "pglite", operation: "upsertExistingViewer" });
+    expect(row.offeredLoad).toBe(Math.max(1, Math.round(capacity / 2)));
+    const [round, ...more] = row.rounds;
+    expect(more).toEqual([]);
+    for (const figures of [round!.atEqualLoad.ordinary, round!.atEqualLoad.variant, round!.atEqualLoad.floor]) {
+      expectMeasured(figures);
+      // Held to the offered rate for its one second, not as many as the server answers.
+      expect(figures.requests).toBeLessThanOrEqual(row.offeredLoad * 1.5 + 16);
+      expect(figures.cpuMicrosPerRequest).toBeGreaterThan(0);
+      expect(figures.databaseCpuMicrosPerRequest).toBeGreaterThanOrEqual(0);
+    }
+    expect(typeof row.cpuCost).toBe("number");
+    expect(row.cpuAtEqualLoad.ordinary.server).toBe(round!.atEqualLoad.ordinary.cpuMicrosPerRequest);
   }
 });
