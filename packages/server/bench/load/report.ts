@@ -4,7 +4,14 @@
  */
 import type { Errors, Figures } from "./measure";
 import { operationById, type OperationId, PAGE_HEARTBEAT_INTERVAL_SECONDS } from "./operations";
-import type { EqualLoadCpu, LoadBenchResult, OperationRow, ProfileRow } from "./run-load-bench";
+import type {
+  EqualLoadCpu,
+  LoadBenchResult,
+  OperationRow,
+  ProfileRow,
+  TracingRound,
+  TracingRow,
+} from "./run-load-bench";
 
 /** Server/floor throughput ratio every Open API operation should reach on PostgreSQL. */
 export const SERVER_TO_FLOOR_GOAL = 0.4;
@@ -218,11 +225,22 @@ function twoProcessLines(result: LoadBenchResult): string[] {
  * request log off), measured in rounds beside the floor, with the feature's cost (the median of its rounds', each
  * round's shown too) beside its goal.
  */
+/** The share of its offered load a server must answer for its CPU figures to count as taken at that load. */
+const HELD_LOAD_SHARE = 0.9;
+
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;
   const percent = (share: number | null) => (share === null ? "n/a" : `${(share * 100).toFixed(0)}%`);
   const cpu = ({ server, database }: EqualLoadCpu) => `${fixed(server, 0)} + ${fixed(database, 0)}`;
+  // A server that fell behind the offered load did less work in the same time: its round is marked.
+  const roundCpuCost = (row: TracingRow, round: TracingRound) =>
+    percent(round.cpuCost) +
+    ([round.atEqualLoad.ordinary, round.atEqualLoad.variant].some(
+      (figures) => figures.requestsPerSecond < row.offeredLoad * HELD_LOAD_SHARE,
+    )
+      ? "*"
+      : "");
   const rounds = rows[0]?.rounds.length ?? 0;
   return [
     "",
@@ -250,13 +268,14 @@ function tracingLines(result: LoadBenchResult): string[] {
         `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
         fixed(row.offeredLoad, 0),
         `${cpu(row.cpuAtEqualLoad.variant)} (${cpu(row.cpuAtEqualLoad.ordinary)}, ${cpu(row.cpuAtEqualLoad.floor)})`,
-        `${percent(row.cpuCost)} (${row.rounds.map((round) => percent(round.cpuCost)).join(", ")})`,
+        `${percent(row.cpuCost)} (${row.rounds.map((round) => roundCpuCost(row, round)).join(", ")})`,
       ]),
       [true, true, true],
     ),
     "  cost per round: tracing's = 1 - traced req/s / ordinary req/s; the request log's = 1 - ordinary req/s / log off req/s",
     "  CPU: each server offered the same load (half the ordinary server's throughput), its CPU per request as server + PostgreSQL;",
-    "  the CPU cost is the same formula over requests per CPU second (server and PostgreSQL together)",
+    "  the CPU cost is the same formula over requests per CPU second (server and PostgreSQL together); * a server answered",
+    `  less than ${HELD_LOAD_SHARE * 100}% of the offered load in that round, so its CPU was not taken at the same load`,
     `  the sink received ${exports} trace exports (${(bytes / 1_048_576).toFixed(1)} MiB)`,
   ];
 }

@@ -405,8 +405,9 @@ async function variantStorages(
 
 /**
  * The offered load at which `--tracing` compares CPU per request, as a share of the ordinary server's throughput in
- * the main rows: low enough that every variant answers all of it, so each server does the same work in the same
- * time and CPU per request is compared at the same pace (at full load, a slower server also waits differently).
+ * the main rows: low enough that every variant normally answers all of it (the report marks a round where one did
+ * not), so each server does the same work in the same time and CPU per request is compared at the same pace (at
+ * full load, a slower server also waits differently).
  */
 const EQUAL_LOAD_SHARE = 0.5;
 
