@@ -4,6 +4,7 @@
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limits } from "@org/webinar-types";
 import { DATABASE_KINDS } from "./support/databases";
@@ -86,6 +87,25 @@ describe.each(DATABASE_KINDS)("upsert (upsertViewer) on %s", (kind) => {
       const first = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
       const second = await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound });
       expect(second).toMatchObject({ created: false, viewer: first.viewer });
+    });
+
+    it("upsertViewer: a repeat that changes nothing writes nothing: the row is not even locked", async () => {
+      const id = externalId("untouched");
+      const bound = phone();
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound, displayName: "Eve" });
+      // A row lock (what ON CONFLICT DO UPDATE takes before its WHERE says no) sets xmax to the locker's
+      // transaction; a row nobody wrote or locked since its insert keeps 0.
+      const stamp = () =>
+        sql<{ xmin: string; xmax: string }>`select xmin::text, xmax::text from viewers
+          where merchant_id = ${fixture.merchant.merchantId} and external_user_id = ${id}`
+          .execute(fixture.database.handle.db)
+          .then((result) => result.rows[0]);
+      const before = await stamp();
+      await fixture.merchant.client.upsertViewer({ externalUserId: id });
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, phone: bound, displayName: "Eve" });
+      expect(await stamp()).toEqual({ xmin: before?.xmin, xmax: "0" });
+      await fixture.merchant.client.upsertViewer({ externalUserId: id, displayName: "Eve Two" });
+      expect((await stamp())?.xmin).not.toBe(before?.xmin);
     });
 
     it("upsertViewer: same external id, unused new phone: rebinds, uid and external id unchanged, old phone released", async () => {

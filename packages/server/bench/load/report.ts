@@ -220,14 +220,14 @@ function twoProcessLines(result: LoadBenchResult): string[] {
   return lines;
 }
 
+/** The share of its offered load a server must answer for its CPU figures to count as taken at that load. */
+const HELD_LOAD_SHARE = 0.9;
+
 /**
  * `--tracing`: each operation on the ordinary server and on each variant (tracing every span, tracing 10%, the
  * request log off), measured in rounds beside the floor, with the feature's cost (the median of its rounds', each
  * round's shown too) beside its goal.
  */
-/** The share of its offered load a server must answer for its CPU figures to count as taken at that load. */
-const HELD_LOAD_SHARE = 0.9;
-
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;

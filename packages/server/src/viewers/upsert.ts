@@ -78,16 +78,24 @@ function toViewer(row: ViewerRow, externalUserId: string): Viewer {
 }
 
 /**
- * Inserts the viewer, or updates the existing one where something changes. The insert-or-update returns the row
- * it wrote; when the viewer exists and nothing changes it writes nothing, and the second branch returns the row
- * as it stood when the statement began, so every usual case is one round trip. No row: a concurrent creation
- * committed after that snapshot (the caller reads it once more). `(xmax = 0)` is true for a row this statement
- * inserted. Values: $1 merchant, $2 uid, $3 external user id, $4 the phone to bind (null keeps the current one),
- * $5 the display name, $6 now, $7 whether the request sent `displayName` (a string sets it, null clears it).
+ * Inserts the viewer, or updates the existing one where something changes. `current` reads the viewer as it stood
+ * when the statement began; when it exists and nothing changes, the insert is given no row, so the statement
+ * writes nothing: no row lock, no WAL, and its commit waits for no flush (a repeated upsert, the usual case, is a
+ * read). Otherwise the insert-or-update returns the row it wrote. No row at all: a concurrent creation committed
+ * after that snapshot (the caller reads it once more). `(xmax = 0)` is true for a row this statement inserted.
+ * Values: $1 merchant, $2 uid, $3 external user id, $4 the phone to bind (null keeps the current one), $5 the
+ * display name, $6 now, $7 whether the request sent `displayName` (a string sets it, null clears it).
  */
-const UPSERT_VIEWER = statement<ViewerRow & { inserted: boolean }>(`with written as (
+const UPSERT_VIEWER = statement<ViewerRow & { inserted: boolean }>(`with current as (
+  select uid, external_user_id, phone, display_name from viewers where merchant_id = $1 and external_user_id = $3
+), written as (
   insert into viewers (merchant_id, uid, external_user_id, phone, display_name, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, $6, $6)
+  select $1::text, $2::integer, $3::text, $4::text, $5::text, $6::timestamptz, $6::timestamptz
+  where not exists (
+    select 1 from current
+    where not (($4::text is not null and $4::text is distinct from current.phone)
+      or ($7::boolean and $5::text is distinct from current.display_name))
+  )
   on conflict (merchant_id, external_user_id) do update
   set phone = coalesce($4::text, viewers.phone),
     display_name = case when $7::boolean then $5::text else viewers.display_name end,
@@ -99,8 +107,8 @@ const UPSERT_VIEWER = statement<ViewerRow & { inserted: boolean }>(`with written
 select uid, external_user_id, phone, display_name, inserted from written
 union all
 select uid, external_user_id, phone, display_name, false as inserted
-from viewers
-where merchant_id = $1 and external_user_id = $3 and not exists (select 1 from written)`);
+from current
+where not exists (select 1 from written)`);
 
 async function readByExternalId(
   db: Kysely<Database>,
