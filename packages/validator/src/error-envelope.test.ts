@@ -28,4 +28,13 @@ describe("defaultRequestId", () => {
     expect(ids.size).toBe(1000);
     expect(new Set([...ids].map((id) => id.slice(0, 16))).size).toBe(1);
   });
+
+  it("draws every one of its 20 random digits at random (no fixed digit, as a UUID's version digit is)", () => {
+    const ids = Array.from({ length: 1000 }, () => defaultRequestId());
+    for (let position = 16; position < 36; position += 1) {
+      const seen = new Set(ids.map((id) => id[position]));
+      // 1,000 draws of a random hex digit show all 16 values but with a chance of about 1e-26 each.
+      expect(seen.size, `digit ${position - 4} of the id`).toBe(16);
+    }
+  });
 });

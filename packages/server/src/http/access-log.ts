@@ -2,10 +2,31 @@
 import type { Logger } from "../logging/log";
 import type { RequestObserver } from "./request-observation";
 
-/** The access log as an observer of each answered request. */
+/** The fields of an access line, in the order they are written. */
+export const ACCESS_LINE_FIELDS = [
+  "requestId",
+  "method",
+  "path",
+  "status",
+  "durationMs",
+  "operationId",
+  "merchantId",
+  "errorCode",
+] as const;
+
+/**
+ * The access log as an observer of each answered request.
+ *
+ * Its lines skip pino's `redact`: their fields are the fixed ones above, none of them a field redaction censors
+ * (REDACT_PATHS of logging/log.ts; a test holds the two lists apart), so redaction could change nothing in them,
+ * while walking its paths over every field cost more than the rest of writing the line, on every request. Each
+ * line still passes the filter every written line passes (`scrubCredentials`), which censors any value shaped
+ * like a credential, whatever its field.
+ */
 export function accessLog(logger: Logger): RequestObserver {
+  const lines = logger.child({}, { redact: [] });
   return function logRequest(observation) {
-    logger.info(
+    lines.info(
       {
         requestId: observation.requestId,
         method: observation.method,
@@ -15,7 +36,7 @@ export function accessLog(logger: Logger): RequestObserver {
         operationId: observation.operationId,
         merchantId: observation.merchantId,
         errorCode: observation.errorCode,
-      },
+      } satisfies Record<(typeof ACCESS_LINE_FIELDS)[number], unknown>,
       "request",
     );
   };
