@@ -26,7 +26,7 @@ import { createWatchApp } from "./watch/app";
  */
 export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const spans = services.tracer === undefined ? undefined : requestSpans(services.tracer);
+  const spans = services.tracing === undefined ? undefined : requestSpans(services.tracing.tracer);
   const observers = [accessLog(services.logger), ...services.requestObservers];
   app.use("*", observeRequests(spans === undefined ? observers : [...observers, spans.close]));
   if (spans !== undefined) app.use("*", spans.open);

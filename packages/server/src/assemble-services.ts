@@ -24,18 +24,19 @@ import type { AppServices } from "./services";
 import { startStep } from "./start-error";
 import { createWatchDomainResolver, type WatchDomainResolver } from "./tickets/watch-domain";
 import { createWebinarMetadataSource, type WebinarMetadataSource } from "./tickets/webinar-metadata";
-import { tracedVerifier } from "./tracing/traced-verifier";
 import { createDisplayNameModerator } from "./viewers/moderation";
 import { createViewerUpserter } from "./viewers/upsert";
 import { createHeartbeatBatcher } from "./watch-data/heartbeat-batcher";
-import { batchSpans } from "./tracing/batch-spans";
+import { batchSpans, untracedBatches } from "./tracing/batch-spans";
+import type { DatabaseUnder } from "./tracing/traced-dialect";
 import { createWebinarDirectory } from "./webinars/webinar-directory";
 
 /** What the services are built on: the opened stores of the server. */
 export interface ServiceFoundations {
   config: ServerConfig;
   runtime: Runtime;
-  tracer: Tracer | undefined;
+  /** With tracing on: the tracer, and the database as a span sees it. */
+  tracing: { tracer: Tracer; databaseUnder: DatabaseUnder } | undefined;
   /** `fetch` of the moderation client. */
   fetch: typeof globalThis.fetch;
   /** Replacements the server's options may give. */
@@ -80,7 +81,7 @@ async function checkSecretKey(db: Kysely<Database>, box: SecretBox): Promise<voi
 
 /** Builds the services; see the module comment. */
 export async function assembleServices(foundations: ServiceFoundations): Promise<AssembledServices> {
-  const { runtime, tracer, db, changes, nonces, logger, metrics } = foundations;
+  const { runtime, tracing, db, changes, nonces, logger, metrics } = foundations;
   const secretKey = await startStep("data directory", () =>
     resolveSecretKey(foundations.config.secretKey, foundations.config.storage, runtime),
   );
@@ -103,6 +104,8 @@ export async function assembleServices(foundations: ServiceFoundations): Promise
   const defaultWatchOrigin = () =>
     config.publicWatchOrigin ?? `http://127.0.0.1:${foundations.listeningPort() ?? config.port}`;
   const verifier = createVerifier(config, apiKeys, nonces.store, runtime, logger);
+  const inBatchSpan =
+    tracing === undefined ? untracedBatches(db) : batchSpans(tracing.tracer, db, tracing.databaseUnder);
   const requestLog = createRequestLog({
     db,
     verifier,
@@ -116,7 +119,7 @@ export async function assembleServices(foundations: ServiceFoundations): Promise
     },
     unverifiedPerKeyPerMinute: config.requestLogUnverifiedPerKeyPerMinute,
     onUnverifiedDropped: metrics?.requestLogUnverifiedDropped,
-    inBatchSpan: tracer === undefined ? undefined : batchSpans(tracer),
+    inBatchSpan,
   });
   const services: AppServices = {
     config,
@@ -130,7 +133,7 @@ export async function assembleServices(foundations: ServiceFoundations): Promise
     upsertViewer: createViewerUpserter({ db, moderator, uidRange, runtime }),
     webinarMetadata: foundations.webinarMetadata ?? createWebinarMetadataSource(webinars),
     watchDomains: foundations.watchDomains ?? createWatchDomainResolver(db, defaultWatchOrigin),
-    verifier: tracer === undefined ? verifier : tracedVerifier(verifier, tracer),
+    verifier,
     cursorKey: box.deriveKey("viewer watch cursor v1"),
     secretBox: box,
     passwords: createPasswordHasher({
@@ -145,14 +148,29 @@ export async function assembleServices(foundations: ServiceFoundations): Promise
       logger,
       heartbeatIntervalSeconds: config.heartbeatIntervalSeconds,
       onWrite: metrics?.heartbeatBatchWritten,
-      inBatchSpan: tracer === undefined ? undefined : batchSpans(tracer),
+      inBatchSpan,
     }),
     requestObservers: [
       ...(metrics === undefined ? [] : [metrics.observeRequest]),
       ...(config.requestLogEnabled ? [requestLog.observe] : []),
     ],
     metrics,
-    tracer,
+    tracing:
+      tracing === undefined
+        ? undefined
+        : {
+            tracer: tracing.tracer,
+            // What runs statements for a request: its database, and the viewer upsert made on it. The rest reads
+            // through caches shared by every request, whose statements belong to none of them.
+            under(span) {
+              const spanDb = tracing.databaseUnder(span);
+              return {
+                ...services,
+                db: spanDb,
+                upsertViewer: createViewerUpserter({ db: spanDb, moderator, uidRange, runtime }),
+              };
+            },
+          },
   };
   return { services, demo, requestLog };
 }

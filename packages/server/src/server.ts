@@ -142,7 +142,12 @@ export async function createServerOn(
     const { services, demo, requestLog } = await assembleServices({
       config,
       runtime,
-      tracer: options.tracer,
+      // Storage opened by the embedding code has no statement spans: its requests' and batches' statements are
+      // run on the database as it is.
+      tracing:
+        options.tracer === undefined
+          ? undefined
+          : { tracer: options.tracer, databaseUnder: storage.traced?.under ?? (() => db) },
       fetch: options.fetch ?? globalThis.fetch,
       webinarMetadata: options.webinarMetadata,
       watchDomains: options.watchDomains,

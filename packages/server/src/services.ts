@@ -1,5 +1,6 @@
 /** Everything the routes need, built once by server.ts and passed down (no module-level state). */
-import type { Tracer } from "@opentelemetry/api";
+import type { Span, Tracer } from "@opentelemetry/api";
+import type { Context } from "hono";
 import type { Kysely } from "kysely";
 import type { ChangeFeed } from "./cache/change-feed";
 import type { RequestVerifier } from "@org/webinar-validator";
@@ -7,6 +8,7 @@ import type { ApiKeyStore } from "./keys/api-keys";
 import type { SecretBox } from "./keys/secret-box";
 import type { ServerConfig } from "./config";
 import type { Database } from "./db/schema";
+import type { AppEnv } from "./http/app-env";
 import type { RequestObserver } from "./http/request-observation";
 import type { Logger } from "./logging/log";
 import type { ServerMetrics } from "./metrics/server-metrics";
@@ -49,8 +51,26 @@ export interface AppServices {
   /** The Prometheus metrics; undefined when WEBINAR_METRICS_PORT is unset (then nothing is measured). */
   metrics: ServerMetrics | undefined;
   /**
-   * The tracer of the OpenTelemetry SDK when the `OTEL_*` variables configure an exporter; undefined otherwise
-   * (then no span is made).
+   * When the `OTEL_*` variables configure an exporter: the tracer of the OpenTelemetry SDK, and the services as a
+   * request traced by a recorded span uses them. Undefined otherwise (then no span is made).
    */
-  tracer: Tracer | undefined;
+  tracing: ServicesTracing | undefined;
+}
+
+export interface ServicesTracing {
+  tracer: Tracer;
+  /** These services with a database whose statements are spans under `span` (tracing/traced-dialect.ts). */
+  under(span: Span): AppServices;
+}
+
+/**
+ * The services as this request uses them: for a request traced by a recorded span, the server's services with a
+ * database whose statements are spans under it (made on each call: a surface asks once per request); otherwise
+ * the server's own.
+ */
+export function requestServices<Used extends Pick<AppServices, "tracing">>(c: Context<AppEnv>, services: Used): Used {
+  const span = c.get("requestSpan");
+  if (span === undefined || services.tracing === undefined) return services;
+  // The same services with another database: whatever part of them the surface was given, they have.
+  return services.tracing.under(span) as unknown as Used;
 }

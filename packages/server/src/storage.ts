@@ -7,7 +7,7 @@ import { lockDataDir, type DataDirLock } from "./data-dir-lock";
 import { connectDatabase, type DatabaseHandle } from "./db/connect";
 import type { Logger } from "./logging/log";
 import { startStep } from "./start-error";
-import { tracedDialect } from "./tracing/traced-dialect";
+import { tracedDatabase, type TracedDatabase } from "./tracing/traced-dialect";
 
 /** The database of the server, under the data directory's lock when it is kept on disk. */
 export interface Storage {
@@ -15,6 +15,8 @@ export interface Storage {
   lock: DataDirLock | undefined;
   /** Whether the server opened the database itself (and so closes it). */
   owned: boolean;
+  /** With tracing on, handles of the database whose statements are spans (tracing/traced-dialect.ts). */
+  traced?: TracedDatabase | undefined;
 }
 
 /** Takes the data directory's lock (when on disk) and connects; releases the lock again when connecting fails. */
@@ -25,6 +27,7 @@ export async function openStorage(config: ServerConfig, logger: Logger, tracer: 
     storage.kind === "pglite" && storage.dataDir !== "memory:"
       ? await startStep("data directory", () => lockDataDir(storage.dataDir))
       : undefined;
+  const traced = tracer === undefined ? undefined : tracedDatabase(tracer);
   try {
     const database = await startStep("database", () =>
       connectDatabase(storage, {
@@ -32,10 +35,10 @@ export async function openStorage(config: ServerConfig, logger: Logger, tracer: 
         statementTimeoutMs: config.dbStatementTimeoutMs,
         poolMax: config.dbPoolMax,
         onPoolError: (error) => logger.warn({ err: error }, "database connection lost"),
-        wrapDialect: tracer === undefined ? undefined : (dialect) => tracedDialect(dialect, tracer),
+        wrapDialect: traced?.wrapDialect,
       }),
     );
-    return { database, lock, owned: true };
+    return { database, lock, owned: true, traced };
   } catch (error) {
     await lock?.release().catch(() => undefined);
     throw error;

@@ -155,12 +155,10 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     const childrenOf = (parent: OtlpSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
     const verify = childrenOf(request).find((span) => span.name === "verify request");
     expect(attributesOf(verify!)).toMatchObject({ "webinar.verified": true });
-    // The nonce claim is no span of its own: its batch's statement is under the verification that opened the batch.
+    // The nonce claim is no span of its own, and its statement, written for every request that arrived with it,
+    // is in no request's trace.
     expect(spans.map((span) => span.name)).not.toContain("claim nonce");
-    const verifications = spans.filter((span) => span.name === "verify request");
-    const claims = spans.filter((span) => attributesOf(span)["db.query.summary"] === "INSERT open_api_nonces");
-    expect(claims).not.toEqual([]);
-    for (const claim of claims) expect(verifications.map((span) => span.spanId)).toContain(claim.parentSpanId);
+    expect(spans.filter((span) => attributesOf(span)["db.query.summary"] === "INSERT open_api_nonces")).toEqual([]);
     // The statements of the request (its upsert) are its children.
     expect(childrenOf(request).filter((span) => span.name.startsWith("db "))).not.toEqual([]);
     // The upsert is a fixed statement: its span names it by summary and prepared name, without its long text.
@@ -268,16 +266,68 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
   });
 
-  it("admin, watch and health requests are spans named by their operation too", async () => {
+  it("admin, watch and health requests are spans named by their operation too, their statements under them", async () => {
     const traceId = hex(16);
     const traceparent = `00-${traceId}-${hex(8)}-01`;
     const answer = await fetch(`${server.url}/readyz`, { headers: { traceparent } });
     expect(answer.status).toBe(200);
-    const health = await spansOfTrace(receiver, traceId, ["checkReadiness"]);
-    expect(health.find((span) => span.name === "checkReadiness")?.traceId).toBe(traceId);
+    const health = await spansOfTrace(receiver, traceId, ["checkReadiness", "db SELECT"]);
+    const readiness = health.find((span) => span.name === "checkReadiness")!;
+    expect(readiness.traceId).toBe(traceId);
+    expect(health.find((span) => span.name === "db SELECT")?.parentSpanId).toBe(readiness.spanId);
+
     const created = await server.admin.POST("/admin/v1/merchants", { body: { name: "Traced" } });
     expect(created.response.status).toBe(201);
-    await spansOfTrace(receiver, (await waitForSpanNamed(receiver, "createMerchant")).traceId, ["createMerchant"]);
+    const merchantTrace = (await waitForSpanNamed(receiver, "createMerchant")).traceId;
+    const admin = await spansOfTrace(receiver, merchantTrace, ["createMerchant", "db INSERT"]);
+    const createMerchant = admin.find((span) => span.name === "createMerchant")!;
+    const statements = admin.filter((span) => span.name.startsWith("db "));
+    expect(statements.map((span) => span.parentSpanId)).toEqual(statements.map(() => createMerchant.spanId));
+
+    const merchant = await adminMerchant(server);
+    const unsampled = `00-${hex(16)}-${hex(8)}-00`;
+    const viewer = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/upsert",
+      { externalUserId: "w-1" },
+      unsampled,
+    );
+    const ticket = await signedPost(
+      server,
+      merchant,
+      "/api/v1/open/viewers/login-tickets",
+      { uid: viewer.body.data.viewer.uid, ticketCode: merchant.ticketCode },
+      unsampled,
+    );
+    const watchTrace = hex(16);
+    const exchange = await fetch(`${server.url}/w/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${watchTrace}-${hex(8)}-01` },
+      body: JSON.stringify({ ticketCode: merchant.ticketCode, loginTicket: ticket.body.data.loginTicket }),
+    });
+    expect(exchange.status).toBe(200);
+    const watch = await spansOfTrace(receiver, watchTrace, ["exchangeLoginTicket", "db COMMIT"]);
+    const exchanged = watch.find((span) => span.name === "exchangeLoginTicket")!;
+    const watchStatements = watch.filter((span) => span.name.startsWith("db "));
+    expect(watchStatements.map((span) => span.parentSpanId)).toEqual(watchStatements.map(() => exchanged.spanId));
+
+    // A console sign-in with an unknown email: refused, after the throttle's count and the lookup.
+    const consoleTrace = hex(16);
+    const signIn = await fetch(`${server.url}/console/api/session`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: server.url,
+        traceparent: `00-${consoleTrace}-${hex(8)}-01`,
+      },
+      body: JSON.stringify({ email: "nobody@example.com", password: "not the password at all" }),
+    });
+    expect(signIn.status).toBe(401);
+    const consoleSpans = await spansOfTrace(receiver, consoleTrace, ["signIn", "db SELECT"]);
+    const signInSpan = consoleSpans.find((span) => span.name === "signIn")!;
+    const consoleStatements = consoleSpans.filter((span) => span.name.startsWith("db "));
+    expect(consoleStatements.map((span) => span.parentSpanId)).toEqual(consoleStatements.map(() => signInSpan.spanId));
   });
 });
 

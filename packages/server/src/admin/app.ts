@@ -5,17 +5,16 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
+import { type AppServices, requestServices } from "../services";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
-import type { AppServices } from "../services";
 import { adminOperations } from "@org/webinar-admin-contract/validators";
 import { authorizeAdmin } from "./authorize";
-import { createAdminRunner } from "./routes";
+import { runAdmin } from "./routes";
 
 export function createAdminApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const runAdmin = createAdminRunner(services);
   serveOperations(app, {
     operations: adminOperations,
     prefix: "/admin/",
@@ -24,6 +23,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
     async answer(c, operationId) {
       const text = await readBodyText(c, SMALL_BODY_BYTES);
       const result = await runAdmin(
+        requestServices(c, services),
         operationId,
         c.req.param() as Record<string, string>,
         text,

@@ -77,6 +77,8 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 }
 
 export type AdminRunner = (
+  /** The services as the request uses them (http/app-env.ts). */
+  services: AppServices,
   operationId: AdminOperationId,
   params: Record<string, string>,
   text: string,
@@ -87,7 +89,15 @@ export type AdminRunner = (
 ) => Promise<AdminAnswer>;
 
 /** Authorizes, parses and checks the body, and runs the operation; storage outages answer 503 STORAGE_UNAVAILABLE. */
-export function createAdminRunner(services: AppServices): AdminRunner {
+export const runAdmin: AdminRunner = async (
+  services,
+  operationId,
+  params,
+  text,
+  contentType,
+  authorization,
+  requestOrigin,
+) => {
   const ctx: AdminContext = {
     db: services.db,
     runtime: services.runtime,
@@ -96,24 +106,22 @@ export function createAdminRunner(services: AppServices): AdminRunner {
     finalizeGraceSeconds: services.config.finalizeGraceSeconds,
     consoleInviteTtlSeconds: services.config.consoleInviteTtlSeconds,
   };
-  return async (operationId, params, text, contentType, authorization, requestOrigin) => {
-    authorizeAdmin(authorization, services.config.adminToken);
-    if (params.ticketCode !== undefined && !TICKET_CODE_SHAPE.test(params.ticketCode)) {
-      throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
-    }
-    const body = parseBody(text, contentType);
-    if (operationId in adminBodyValidators) {
-      const issues = checkAdminBody(operationId as keyof typeof adminBodyValidators, body);
-      if (issues.length > 0) throw invalidBody(issues);
-    } else if (text.trim() !== "")
-      throw invalidBody([{ pointer: "", rule: "body", message: "this operation takes no body" }]);
-    const handler = handlers[operationId] as (
-      ctx: AdminContext & { origin: string },
-      params: Record<string, string>,
-      body: unknown,
-    ) => Promise<AdminAnswer>;
-    return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
-      handler({ ...ctx, origin: services.config.publicOrigin ?? requestOrigin }, params, body),
-    );
-  };
-}
+  authorizeAdmin(authorization, services.config.adminToken);
+  if (params.ticketCode !== undefined && !TICKET_CODE_SHAPE.test(params.ticketCode)) {
+    throw new ServiceError("WEBINAR_NOT_FOUND", "no webinar with this ticketCode");
+  }
+  const body = parseBody(text, contentType);
+  if (operationId in adminBodyValidators) {
+    const issues = checkAdminBody(operationId as keyof typeof adminBodyValidators, body);
+    if (issues.length > 0) throw invalidBody(issues);
+  } else if (text.trim() !== "")
+    throw invalidBody([{ pointer: "", rule: "body", message: "this operation takes no body" }]);
+  const handler = handlers[operationId] as (
+    ctx: AdminContext & { origin: string },
+    params: Record<string, string>,
+    body: unknown,
+  ) => Promise<AdminAnswer>;
+  return dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", () =>
+    handler({ ...ctx, origin: services.config.publicOrigin ?? requestOrigin }, params, body),
+  );
+};

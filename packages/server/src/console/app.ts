@@ -12,11 +12,11 @@ import { deviceLabel } from "../people/device-label";
 import { dependencyStep } from "../dependency";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/app-env";
+import { type AppServices, requestServices } from "../services";
 import { answerFailure } from "../http/failure";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
-import type { AppServices } from "../services";
 import { cookieValue } from "../http/cookies";
 import { consoleOperations } from "@org/webinar-console-contract/validators";
 import type { ConsolePerson, ConsoleRequest } from "./context";
@@ -132,7 +132,7 @@ export function createConsoleApp(services: AppServices): Hono<AppEnv> {
     prefix: "/console/api/",
     noun: "console",
     beforeRefusal: (c) => checkOrigin(c, services.config.publicOrigin),
-    answer: (c, operationId) => runOperation(c, services, operationId, heavyReads),
+    answer: (c, operationId) => runOperation(c, requestServices(c, services), operationId, heavyReads),
   });
   serveConsolePages(app);
   return app;

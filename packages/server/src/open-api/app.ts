@@ -9,11 +9,12 @@ import { Hono } from "hono";
 import { webinarHono } from "@org/webinar-validator/hono";
 import { ServiceError } from "../errors";
 import type { AppEnv } from "../http/app-env";
+import { type AppServices, requestServices } from "../services";
 import { answerFailure, clientGoneAnswers } from "../http/failure";
 import { observedPath } from "../http/request-observation";
 import { jsonResponse } from "../http/respond";
 import { runOperation } from "./operations";
-import type { AppServices } from "../services";
+import { verificationSpans } from "../tracing/verification-span";
 
 /**
  * The operation and error code of an Open API request the validator's middleware answered itself (a refused
@@ -38,7 +39,9 @@ export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(recordRefusals(services));
   app.use(clientGoneAnswers(services.logger));
-  app.use(webinarHono(services.verifier));
+  const verify = webinarHono(services.verifier);
+  if (services.tracing === undefined) app.use(verify);
+  else app.use(verificationSpans(services.tracing.tracer, verify));
   app.all("*", async (c) => {
     // Unset on a path that is no operation: the middleware handed the request on untouched.
     const verified = c.get("webinar") as AppEnv["Variables"]["webinar"] | undefined;
@@ -49,7 +52,7 @@ export function createOpenApiApp(services: AppServices): Hono<AppEnv> {
     // The answer carries the verifier's headers (X-Request-Id, CORS) from the start, so the middleware has none
     // left to add to it.
     try {
-      const data = await runOperation(verified, services);
+      const data = await runOperation(verified, requestServices(c, services));
       return jsonResponse(200, { requestId: verified.requestId, data }, verified.headers);
     } catch (error) {
       return answerFailure(c, services.logger, verified.requestId, error, verified.headers);

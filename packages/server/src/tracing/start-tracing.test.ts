@@ -1,4 +1,5 @@
 /** When the standard OTEL_* variables ask for traces; everything else leaves tracing off (no SDK, no spans). */
+import { context, createContextKey, ROOT_CONTEXT } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { startTracing, tracingRequested } from "./start-tracing";
 
@@ -31,5 +32,20 @@ describe("tracingRequested", () => {
 
   it("startTracing without a configured exporter starts nothing", async () => {
     expect(await startTracing({ OTEL_SERVICE_NAME: "x" })).toBeUndefined();
+  });
+
+  it("a started SDK keeps no asynchronous context: spans are passed, so no promise of the process is hooked", async () => {
+    const tracing = await startTracing({ OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER: "always_off" });
+    try {
+      const key = createContextKey("entered");
+      const seen = await context.with(ROOT_CONTEXT.setValue(key, "yes"), async () => {
+        const before = context.active();
+        await Promise.resolve();
+        return [before, context.active()];
+      });
+      expect(seen).toEqual([ROOT_CONTEXT, ROOT_CONTEXT]);
+    } finally {
+      await tracing?.shutdown();
+    }
   });
 });

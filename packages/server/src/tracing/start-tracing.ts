@@ -3,10 +3,39 @@
  * when they configure a trace exporter. Off (the default) the SDK is not even loaded and the server makes no span.
  * Only traces are set up: no instrumentation of other libraries, no OpenTelemetry metrics (Prometheus has those)
  * and no log export.
+ *
+ * No asynchronous context either: the server passes each span to what runs under it (request-spans.ts,
+ * traced-dialect.ts), so the SDK is given a context manager that carries nothing instead of its default,
+ * AsyncLocalStorage, which on Node 20 and 22 hooks every promise of the process whether its request is sampled or
+ * not. The process makes no span that needs one: nothing else is instrumented.
  */
-import { trace, type Tracer } from "@opentelemetry/api";
+import { type Context, type ContextManager, ROOT_CONTEXT, trace, type Tracer } from "@opentelemetry/api";
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** Carries no context: the active context is always the root one, and a function runs as it is. */
+class NoContextManager implements ContextManager {
+  active(): Context {
+    return ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    _context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return fn.call(thisArg, ...args);
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    return this;
+  }
+}
 
 /** A running tracing pipeline. */
 export interface Tracing {
@@ -53,6 +82,7 @@ export async function startTracing(env: Env): Promise<Tracing | undefined> {
     instrumentations: [],
     metricReaders: [],
     logRecordProcessors: [],
+    contextManager: new NoContextManager(),
     ...(named ? {} : { serviceName: "webinar-server" }),
   });
   sdk.start();

@@ -1,9 +1,11 @@
 /**
- * A span for every database statement run under a sampled span: a Kysely dialect whose connections run each
- * statement (transaction control included) inside a span, child of the active span (the request's, or the
- * batch's, tracing/batch-spans.ts). A statement with no active span, or under one that is not recorded (a request
- * the sampler left out), makes no span at all: it would be a root trace of its own, or dropped anyway. Used only
- * when tracing is on: without it, the dialect is the database's own and costs nothing.
+ * Statement spans, passed explicitly: a database handle made for one span (a sampled request's, or a background
+ * batch's, tracing/batch-spans.ts) runs each of its statements (transaction control included) inside a span, child
+ * of that span. It shares the server database's driver, and so its pool: a handle is a few small objects, made
+ * only for a span that is recorded. The server's own database makes no span at all, so a request the sampler left
+ * out, and work that belongs to no request (a cache filled for whoever asks next), cost nothing. No asynchronous
+ * context is kept anywhere: on Node 20 and 22, keeping one (AsyncLocalStorage) costs a hook on every promise of
+ * the process, sampled or not.
  *
  * A span never carries a parameter value. It names the statement by its summary (its verb and the table it
  * writes, or else reads first: `INSERT viewers`). A statement of fixed text (db/statements.ts) adds the name it
@@ -11,8 +13,16 @@
  * their texts, the same in every span, were most of what a span cost to send. A statement built per call carries
  * its text with its placeholders.
  */
-import { SpanKind, trace, type Tracer } from "@opentelemetry/api";
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from "kysely";
+import { ROOT_CONTEXT, type Span, SpanKind, trace, type Tracer } from "@opentelemetry/api";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  type QueryResult,
+} from "kysely";
+import type { Database } from "../db/schema";
 import type { NamedQuery } from "../db/statements";
 import { endWhenSettled } from "./settled-span";
 
@@ -64,63 +74,104 @@ function describeStatement(query: CompiledQuery) {
   };
 }
 
-function traceStatement<R>(tracer: Tracer, query: CompiledQuery, run: () => Promise<QueryResult<R>>) {
-  if (trace.getActiveSpan()?.isRecording() !== true) return run();
-  const { verb, attributes } = describeStatement(query);
-  const span = tracer.startSpan(`db ${verb}`, {
-    kind: SpanKind.CLIENT,
-    attributes: { "db.system.name": "postgresql", "db.operation.name": verb, ...attributes },
-  });
-  return endWhenSettled(span, run(), (error) => (error as { code?: string }).code ?? "query failed");
-}
-
-/** The connection a traced driver hands out; the driver's own is kept for its release. */
-class TracedConnection implements DatabaseConnection {
+/** The connection a span's handle hands out: the driver's own, each statement in a child span of `parent`. */
+class SpanConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
     private readonly tracer: Tracer,
+    private readonly parent: Span,
   ) {}
+
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return traceStatement(this.tracer, query, () => this.inner.executeQuery<R>(query));
+    const { verb, attributes } = describeStatement(query);
+    const span = this.tracer.startSpan(
+      `db ${verb}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { "db.system.name": "postgresql", "db.operation.name": verb, ...attributes },
+      },
+      trace.setSpan(ROOT_CONTEXT, this.parent),
+    );
+    return endWhenSettled(
+      span,
+      this.inner.executeQuery<R>(query),
+      (error) => (error as { code?: string }).code ?? "query failed",
+    );
   }
+
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
   }
 }
 
-const innerOf = (connection: DatabaseConnection) =>
-  connection instanceof TracedConnection ? connection.inner : connection;
-
-function tracedDriver(driver: Driver, tracer: Tracer): Driver {
+/**
+ * A driver over the server database's own: the same connections, wrapped for `parent`. It neither starts nor
+ * ends the shared driver; the server database does.
+ */
+function spanDriver(shared: Driver, tracer: Tracer, parent: Span): Driver {
+  const innerOf = (connection: DatabaseConnection) =>
+    connection instanceof SpanConnection ? connection.inner : connection;
   return {
-    init: () => driver.init(),
-    acquireConnection: async () => new TracedConnection(await driver.acquireConnection(), tracer),
-    // Transaction control goes through the traced connection, so BEGIN and COMMIT are spans too.
-    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
-    commitTransaction: (connection) => driver.commitTransaction(connection),
-    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
-    ...(driver.savepoint && { savepoint: (c, name, compile) => driver.savepoint!(c, name, compile) }),
-    ...(driver.rollbackToSavepoint && {
-      rollbackToSavepoint: (c, name, compile) => driver.rollbackToSavepoint!(c, name, compile),
+    init: async () => undefined,
+    acquireConnection: async () => new SpanConnection(await shared.acquireConnection(), tracer, parent),
+    // Transaction control goes through the span's connection, so BEGIN and COMMIT are spans too.
+    beginTransaction: (connection, settings) => shared.beginTransaction(connection, settings),
+    commitTransaction: (connection) => shared.commitTransaction(connection),
+    rollbackTransaction: (connection) => shared.rollbackTransaction(connection),
+    ...(shared.savepoint && { savepoint: (c, name, compile) => shared.savepoint!(c, name, compile) }),
+    ...(shared.rollbackToSavepoint && {
+      rollbackToSavepoint: (c, name, compile) => shared.rollbackToSavepoint!(c, name, compile),
     }),
-    ...(driver.releaseSavepoint && {
-      releaseSavepoint: (c, name, compile) => driver.releaseSavepoint!(c, name, compile),
+    ...(shared.releaseSavepoint && {
+      releaseSavepoint: (c, name, compile) => shared.releaseSavepoint!(c, name, compile),
     }),
     // Drivers recognize their own connection object on release.
-    releaseConnection: (connection) => driver.releaseConnection(innerOf(connection)),
-    destroy: () => driver.destroy(),
+    releaseConnection: (connection) => shared.releaseConnection(innerOf(connection)),
+    destroy: async () => undefined,
   };
+}
+
+/** The server's database for a span: the same pool, every statement a child span of it. */
+export type DatabaseUnder = (span: Span) => Kysely<Database>;
+
+/** Statement spans for the server's database; see the module comment. */
+export interface TracedDatabase {
+  /** Wraps the dialect the server's database is opened with, to learn its driver; changes nothing else. */
+  wrapDialect(dialect: Dialect): Dialect;
+  /** A handle whose statements are spans under `span`; only once the server's database is open. */
+  under: DatabaseUnder;
 }
 
 /**
  * @example
- * const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), tracer) });
+ * const traced = tracedDatabase(tracer);
+ * const db = new Kysely<Database>({ dialect: traced.wrapDialect(new PostgresDialect({ pool })) });
+ * await traced.under(requestSpan).selectFrom("viewers").selectAll().execute(); // a span `db SELECT`
  */
-export function tracedDialect(dialect: Dialect, tracer: Tracer): Dialect {
+export function tracedDatabase(tracer: Tracer): TracedDatabase {
+  let opened: { dialect: Dialect; driver: Driver } | undefined;
   return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => tracedDriver(dialect.createDriver(), tracer),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
+    wrapDialect: (dialect) => ({
+      createAdapter: () => dialect.createAdapter(),
+      createDriver: () => {
+        const driver = dialect.createDriver();
+        opened = { dialect, driver };
+        return driver;
+      },
+      createIntrospector: (db) => dialect.createIntrospector(db),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+    }),
+    under(span) {
+      if (opened === undefined) throw new Error("tracedDatabase: the server's database is not open yet");
+      const { dialect, driver } = opened;
+      return new Kysely<Database>({
+        dialect: {
+          createAdapter: () => dialect.createAdapter(),
+          createDriver: () => spanDriver(driver, tracer, span),
+          createIntrospector: (db) => dialect.createIntrospector(db),
+          createQueryCompiler: () => dialect.createQueryCompiler(),
+        },
+      });
+    },
   };
 }

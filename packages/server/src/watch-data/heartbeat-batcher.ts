@@ -15,7 +15,7 @@ import { type BatchWritten, createGroupCommit } from "@org/webinar-internal/grou
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logging/log";
-import { type InBatchSpan, untracedBatch } from "../tracing/batch-spans";
+import { type InBatchSpan, untracedBatches } from "../tracing/batch-spans";
 import type { Runtime } from "../runtime";
 import { commitHeartbeatBatch, type HeartbeatCall, type PlaybackReport } from "./heartbeat-batch";
 
@@ -47,11 +47,11 @@ export function createHeartbeatBatcher(deps: {
   /** With tracing on: each batch in one span, its statements under it. */
   inBatchSpan?: InBatchSpan | undefined;
 }): HeartbeatBatcher {
-  const { db, runtime, logger, inBatchSpan = untracedBatch } = deps;
+  const { db, runtime, logger, inBatchSpan = untracedBatches(db) } = deps;
   const commit = createGroupCommit<HeartbeatCall, PlaybackReport>(
     (calls) =>
-      inBatchSpan("heartbeat batch", calls.length, () =>
-        commitHeartbeatBatch(db, calls, deps.heartbeatIntervalSeconds),
+      inBatchSpan("heartbeat batch", calls.length, (batchDb) =>
+        commitHeartbeatBatch(batchDb, calls, deps.heartbeatIntervalSeconds),
       ),
     {
       maxBatchSize: MAX_BATCH_SIZE,

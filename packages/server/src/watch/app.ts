@@ -5,10 +5,10 @@
  */
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
+import { type AppServices, requestServices } from "../services";
 import { dependencyStep } from "../dependency";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
-import type { AppServices } from "../services";
 import { TICKET_CODE_PATTERN } from "../tickets/ticket-code";
 import { ANON_COOKIE, ANON_COOKIE_MAX_AGE_SECONDS, isSecurePage, watchCookie } from "./cookies";
 import { hlsScriptResponse } from "./hls-script";
@@ -29,52 +29,61 @@ const storageStep = <T>(step: () => Promise<T>) =>
   dependencyStep("STORAGE_UNAVAILABLE", "storage is temporarily unavailable", step);
 
 type WatchOperationId = keyof typeof watchOperations;
-type WatchHandler = (c: Context<AppEnv>) => Promise<Response>;
+type WatchHandler = (c: Context<AppEnv>, services: AppServices) => Promise<Response>;
 
 /**
  * The handlers of watch-openapi.yaml's operations. A playback start that made an anonymous subject sets its cookie.
  * The process's watch sessions are read from memory (watch-sessions.ts), and heartbeats and stops are credited in
- * batches (the services' heartbeat batcher, heartbeat-batcher.ts).
+ * batches (the services' heartbeat batcher, heartbeat-batcher.ts). Each handler runs with the services as its
+ * request uses them (http/app-env.ts).
  */
-function watchHandlers(services: AppServices, sessions: WatchSessions): { [Id in WatchOperationId]: WatchHandler } {
-  const { db, runtime, heartbeats, webinars } = services;
-  const { heartbeatIntervalSeconds, publicWatchOrigin } = services.config;
-  const deps = { db, runtime, sessions, heartbeatIntervalSeconds };
+function watchHandlers(sessions: WatchSessions): { [Id in WatchOperationId]: WatchHandler } {
+  const depsOf = ({ db, runtime, config }: AppServices) => ({
+    db,
+    runtime,
+    sessions,
+    heartbeatIntervalSeconds: config.heartbeatIntervalSeconds,
+  });
   const playbackStep =
     (operationId: "sendHeartbeat" | "stopPlayback"): WatchHandler =>
-    async (c) => {
+    async (c, services) => {
       const body = await readWatchBody(c, operationId);
       const { subject } = await storageStep(() =>
-        resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, false),
+        resolveWatchSubject(depsOf(services), c.req.header("cookie"), body.ticketCode, false),
       );
       const result = await storageStep(() =>
-        heartbeatPlayback(heartbeats, subject, body, operationId === "stopPlayback"),
+        heartbeatPlayback(services.heartbeats, subject, body, operationId === "stopPlayback"),
       );
       return jsonResponse(200, { requestId: c.get("requestId"), ...result });
     };
   return {
-    exchangeLoginTicket: async (c) => {
+    exchangeLoginTicket: async (c, services) => {
       const body = await readWatchBody(c, "exchangeLoginTicket", refuseExchangeBody);
-      const result = await exchangeForSession(body, services, isSecurePage(c.req.url, publicWatchOrigin));
+      const result = await exchangeForSession(
+        body,
+        services,
+        isSecurePage(c.req.url, services.config.publicWatchOrigin),
+      );
       return jsonResponse(200, { requestId: c.get("requestId"), ...result.body }, { "Set-Cookie": result.setCookie });
     },
-    getWatchState: async (c) => {
+    getWatchState: async (c, services) => {
       const state = await storageStep(() =>
         readWatchState(
-          { sessions, webinars, heartbeatIntervalSeconds },
+          { sessions, webinars: services.webinars, heartbeatIntervalSeconds: services.config.heartbeatIntervalSeconds },
           c.req.header("cookie"),
           c.req.query("ticketCode"),
         ),
       );
       return jsonResponse(200, { requestId: c.get("requestId"), ...state });
     },
-    startPlayback: async (c) => {
+    startPlayback: async (c, services) => {
       const body = await readWatchBody(c, "startPlayback");
+      const deps = depsOf(services);
       const { subject, newAnonymousId } = await storageStep(() =>
         resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, true),
       );
       const result = await storageStep(() => startPlayback(deps, subject, body));
-      const secure = isSecurePage(c.req.url, publicWatchOrigin);
+      const secure = isSecurePage(c.req.url, services.config.publicWatchOrigin);
       const headers: Record<string, string> =
         newAnonymousId === undefined
           ? {}
@@ -88,12 +97,12 @@ function watchHandlers(services: AppServices, sessions: WatchSessions): { [Id in
 
 export function createWatchApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const handlers = watchHandlers(services, createWatchSessions({ db: services.db, runtime: services.runtime }));
+  const handlers = watchHandlers(createWatchSessions({ db: services.db, runtime: services.runtime }));
   serveOperations(app, {
     operations: watchOperations,
     prefix: "/w/api/",
     noun: "watch",
-    answer: (c, operationId) => handlers[operationId](c),
+    answer: (c, operationId) => handlers[operationId](c, requestServices(c, services)),
   });
   app.get(`/w/:ticketCode{${TICKET_CODE_PATTERN}}`, (c) =>
     watchPage(services.webinars, c.req.param("ticketCode"), c.req.header("accept-language")),

@@ -11,7 +11,7 @@ import { sql, type Kysely } from "kysely";
 import { createGroupCommit, type GroupCommit } from "@org/webinar-internal/group-commit";
 import type { RequestVerifier } from "@org/webinar-validator";
 import type { Database } from "../../db/schema";
-import { type InBatchSpan, untracedBatch } from "../../tracing/batch-spans";
+import { type InBatchSpan, untracedBatches } from "../../tracing/batch-spans";
 import { type RequestLogEntry, storedRow } from "./rows";
 
 /** Most rows one write carries; a batch of more waits for the next. */
@@ -60,10 +60,10 @@ async function writeRows(
 export function createRequestLogWriter(
   db: Kysely<Database>,
   verifier: Pick<RequestVerifier, "matchPath">,
-  inBatchSpan: InBatchSpan = untracedBatch,
+  inBatchSpan: InBatchSpan = untracedBatches(db),
 ): GroupCommit<RequestLogEntry, undefined> {
   const write = (entries: readonly RequestLogEntry[]) =>
-    inBatchSpan("request log batch", entries.length, () => writeRows(db, verifier, entries));
+    inBatchSpan("request log batch", entries.length, (batchDb) => writeRows(batchDb, verifier, entries));
   return createGroupCommit(write, {
     maxBatchSize: MAX_BATCH_ROWS,
     maxWaitMs: MAX_WAIT_MS,
