@@ -77,7 +77,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 }
 
 export type AdminRunner = (
-  /** The services as the request uses them (http/app-env.ts). */
+  /** The services as the request uses them (`requestServices`, services.ts). */
   services: AppServices,
   operationId: AdminOperationId,
   params: Record<string, string>,

@@ -35,7 +35,7 @@ type WatchHandler = (c: Context<AppEnv>, services: AppServices) => Promise<Respo
  * The handlers of watch-openapi.yaml's operations. A playback start that made an anonymous subject sets its cookie.
  * The process's watch sessions are read from memory (watch-sessions.ts), and heartbeats and stops are credited in
  * batches (the services' heartbeat batcher, heartbeat-batcher.ts). Each handler runs with the services as its
- * request uses them (http/app-env.ts).
+ * request uses them (`requestServices`, services.ts).
  */
 function watchHandlers(sessions: WatchSessions): { [Id in WatchOperationId]: WatchHandler } {
   const depsOf = ({ db, runtime, config }: AppServices) => ({
