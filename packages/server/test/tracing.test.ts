@@ -229,9 +229,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     const batch = await waitForSpanNamed(receiver, "request log batch");
     expect(batch.parentSpanId ?? "").toBe("");
     const statements = await spansOfTrace(receiver, batch.traceId, ["request log batch", "db WITH"]);
-    expect(statements.filter((span) => span.name.startsWith("db ")).map((span) => span.parentSpanId)).toEqual(
-      statements.filter((span) => span.name.startsWith("db ")).map(() => batch.spanId),
-    );
+    expectStatementsUnder(statements, "request log batch");
     // A statement built per call carries its text, placeholders and all.
     const written = statements.find((span) => span.name === "db WITH")!;
     expect(attributesOf(written)).toMatchObject({
@@ -280,9 +278,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     expect(created.response.status).toBe(201);
     const merchantTrace = (await waitForSpanNamed(receiver, "createMerchant")).traceId;
     const admin = await spansOfTrace(receiver, merchantTrace, ["createMerchant", "db INSERT"]);
-    const createMerchant = admin.find((span) => span.name === "createMerchant")!;
-    const statements = admin.filter((span) => span.name.startsWith("db "));
-    expect(statements.map((span) => span.parentSpanId)).toEqual(statements.map(() => createMerchant.spanId));
+    expectStatementsUnder(admin, "createMerchant");
 
     const merchant = await adminMerchant(server);
     const unsampled = `00-${hex(16)}-${hex(8)}-00`;
@@ -308,9 +304,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     });
     expect(exchange.status).toBe(200);
     const watch = await spansOfTrace(receiver, watchTrace, ["exchangeLoginTicket", "db COMMIT"]);
-    const exchanged = watch.find((span) => span.name === "exchangeLoginTicket")!;
-    const watchStatements = watch.filter((span) => span.name.startsWith("db "));
-    expect(watchStatements.map((span) => span.parentSpanId)).toEqual(watchStatements.map(() => exchanged.spanId));
+    expectStatementsUnder(watch, "exchangeLoginTicket");
 
     // A console sign-in with an unknown email: refused, after the throttle's count and the lookup.
     const consoleTrace = hex(16);
@@ -325,11 +319,16 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     });
     expect(signIn.status).toBe(401);
     const consoleSpans = await spansOfTrace(receiver, consoleTrace, ["signIn", "db SELECT"]);
-    const signInSpan = consoleSpans.find((span) => span.name === "signIn")!;
-    const consoleStatements = consoleSpans.filter((span) => span.name.startsWith("db "));
-    expect(consoleStatements.map((span) => span.parentSpanId)).toEqual(consoleStatements.map(() => signInSpan.spanId));
+    expectStatementsUnder(consoleSpans, "signIn");
   });
 });
+
+/** Every statement span (`db …`) among `spans` is a child of the span named `name`. */
+function expectStatementsUnder(spans: OtlpSpan[], name: string): void {
+  const parent = spans.find((span) => span.name === name)!;
+  const statements = spans.filter((span) => span.name.startsWith("db "));
+  expect(statements.map((span) => span.parentSpanId)).toEqual(statements.map(() => parent.spanId));
+}
 
 async function waitForSpanNamed(receiver: { spans: OtlpSpan[] }, name: string): Promise<OtlpSpan> {
   const deadline = Date.now() + 15_000;
