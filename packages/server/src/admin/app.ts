@@ -3,6 +3,7 @@
  * for another method on an operation's path and 404 for any other `/admin/` path, both only after the admin token
  * was checked (an unauthorized caller learns nothing about the paths).
  */
+import { requestHeader } from "../http/request-header";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { type AppServices, requestServices } from "../services";
@@ -19,7 +20,7 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
     operations: adminOperations,
     prefix: "/admin/",
     noun: "admin",
-    beforeRefusal: (c) => authorizeAdmin(c.req.header("authorization"), services.config.adminToken),
+    beforeRefusal: (c) => authorizeAdmin(requestHeader(c, "authorization"), services.config.adminToken),
     async answer(c, operationId) {
       const text = await readBodyText(c, SMALL_BODY_BYTES);
       const result = await runAdmin(
@@ -27,8 +28,8 @@ export function createAdminApp(services: AppServices): Hono<AppEnv> {
         operationId,
         c.req.param() as Record<string, string>,
         text,
-        c.req.header("content-type"),
-        c.req.header("authorization"),
+        requestHeader(c, "content-type"),
+        requestHeader(c, "authorization"),
         new URL(c.req.url).origin,
       );
       return jsonResponse(result.status, { ...result.body, requestId: c.get("requestId") });

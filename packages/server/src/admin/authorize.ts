@@ -1,8 +1,8 @@
 /** The admin API's bearer token check, in constant time (hashes of equal length compared with timingSafeEqual). */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../errors";
 
-const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+const digest = (text: string) => hash("sha256", text, "buffer");
 
 /** Throws ADMIN_UNAUTHORIZED unless `authorization` is `Bearer <token>`; always throws when no token is configured. */
 export function authorizeAdmin(authorization: string | undefined, token: string | undefined): void {

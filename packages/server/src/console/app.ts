@@ -5,6 +5,7 @@
  * 401 whatever the body), the merchant's suspension, two-step enrollment, the role and a recent password
  * (operations.ts checkPerson), and only then the query and the body; answers use the admin API's envelope.
  */
+import { requestHeader } from "../http/request-header";
 import { Hono, type Context } from "hono";
 import { clientAddress } from "../http/client-address";
 import { createConcurrencyLimit, type ConcurrencyLimit } from "../http/concurrency-limit";
@@ -36,13 +37,13 @@ function consoleRequest(c: Context<AppEnv>, services: AppServices, heavyReads: C
     requestId: c.get("requestId"),
     clientAddress: clientAddress(
       c.env?.incoming?.socket?.remoteAddress,
-      c.req.header("x-forwarded-for"),
+      requestHeader(c, "x-forwarded-for"),
       services.config.trustedProxies,
     ),
-    device: deviceLabel(c.req.header("user-agent")),
+    device: deviceLabel(requestHeader(c, "user-agent")),
     origin: services.config.publicOrigin ?? url.origin,
     secure: url.protocol === "https:" || (services.config.publicOrigin?.startsWith("https:") ?? false),
-    sessionToken: cookieValue(c.req.header("cookie"), CONSOLE_COOKIE),
+    sessionToken: cookieValue(requestHeader(c, "cookie"), CONSOLE_COOKIE),
     answerHeaders: new Headers(),
     heavyReads,
   };
@@ -57,7 +58,7 @@ async function checkedCall(c: Context<AppEnv>, request: ConsoleRequest, operatio
     body:
       c.req.method === "GET"
         ? {}
-        : checkedBody(operationId, await readBodyText(c, SMALL_BODY_BYTES), c.req.header("content-type")),
+        : checkedBody(operationId, await readBodyText(c, SMALL_BODY_BYTES), requestHeader(c, "content-type")),
   } as never;
 }
 

@@ -2,6 +2,7 @@
  * The checks of a console request before its operation runs, each from the document: the Origin of an unsafe
  * request, the query parameters and the body against the operation's generated validators.
  */
+import { requestHeader } from "../http/request-header";
 import type { Context } from "hono";
 import { ServiceError } from "../errors";
 import { bodyChecker, invalidBody } from "../http/body-check";
@@ -23,7 +24,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function checkOrigin(c: Context<AppEnv>, publicOrigin: string | undefined): void {
   if (SAFE_METHODS.has(c.req.method)) return;
-  const origin = c.req.header("origin");
+  const origin = requestHeader(c, "origin");
   if (origin !== undefined && (origin === publicOrigin || origin === new URL(c.req.url).origin)) return;
   throw new ServiceError("ORIGIN_FORBIDDEN", "the console accepts changes only from its own pages (Origin)");
 }

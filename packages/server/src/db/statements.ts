@@ -16,7 +16,7 @@
  *
  * PGlite runs in this process and has no use for names: its dialect runs the text unnamed.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema";
 
@@ -39,7 +39,7 @@ export interface NamedQuery<Row> extends CompiledQuery<Row> {
  * const rows = await runStatement(db, viewerById, [merchantId, id]);
  */
 export function statement<Row>(text: string): Statement<Row> {
-  return { name: `webinar_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`, text };
+  return { name: `webinar_${hash("sha256", text, "hex").slice(0, 32)}`, text };
 }
 
 /** Runs `statement` with `values` (in the order of its `$n`), on the database or inside a transaction. */

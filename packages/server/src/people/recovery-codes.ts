@@ -4,7 +4,7 @@
  * case, with or without its dashes and spaces. Only a code's SHA-256 is stored (80 random bits need no slow hash),
  * and using one marks it used in the same statement that finds it, so two sign-ins never use one code twice.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { Secret } from "otpauth";
 import type { Database } from "../db/schema";
@@ -17,7 +17,7 @@ function normalized(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, "");
 }
 
-const hashOf = (code: string) => createHash("sha256").update(normalized(code), "utf8").digest("hex");
+const hashOf = (code: string) => hash("sha256", normalized(code), "hex");
 
 /** Whether `code` has the shape of a recovery code (not the 6 digits of an authenticator app). */
 export function isRecoveryCode(code: string): boolean {

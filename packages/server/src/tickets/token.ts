@@ -2,12 +2,12 @@
  * One-time tokens (login tickets, watch-page sessions): 32 bytes from a CSPRNG as base64url with a short prefix;
  * only their SHA-256 is stored, so a database leak yields no usable ticket or session.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Runtime } from "../runtime";
 
 /** Lowercase hex SHA-256 of a token, the form stored and looked up. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /** A new token `<prefix>` + base64url(32 random bytes) and its hash. */

@@ -15,6 +15,7 @@
 import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/app-env";
+import { requestHeader } from "../http/request-header";
 import type { RequestObserver } from "../http/request-observation";
 
 export interface RequestSpans {
@@ -24,17 +25,10 @@ export interface RequestSpans {
   readonly close: RequestObserver;
 }
 
-/**
- * The trace headers (`traceparent`, `tracestate`, `baggage`) from the Node request as received when there is one:
- * asking Hono for a header would build a whole Web `Request` for every request, which the server otherwise never
- * does.
- */
+/** The trace headers (`traceparent`, `tracestate`, `baggage`), read without building a `Headers` for the request. */
 const headerGetter = {
   keys: () => [],
-  get: (c: Context<AppEnv>, name: string) => {
-    const headers = c.env?.incoming?.headers;
-    return headers === undefined ? c.req.header(name) : headers[name];
-  },
+  get: (c: Context<AppEnv>, name: string) => requestHeader(c, name),
 };
 
 export function requestSpans(tracer: Tracer): RequestSpans {

@@ -4,7 +4,7 @@
  * under a key derived from the server's secret key, so every process sharing the database accepts it) making
  * any edited or invented cursor invalid. A cursor of another query, or not made here: WATCH_REQUEST_INVALID.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, hash, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../errors";
 
 export interface CursorPosition {
@@ -15,7 +15,7 @@ export interface CursorPosition {
 
 /** Identifies a query for its cursors: changing any of these drops the cursor (queryViewerWatch). */
 export function queryFingerprint(query: object): string {
-  return createHash("sha256").update(JSON.stringify(query)).digest("base64url").slice(0, 22);
+  return hash("sha256", JSON.stringify(query), "base64url").slice(0, 22);
 }
 
 function mac(key: Buffer, payload: string): Buffer {

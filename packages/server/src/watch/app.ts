@@ -3,6 +3,7 @@
  * and the playback API), every body checked against the document's schemas (watch/request-body.ts), and the page
  * at `/w/{ticketCode}` with its script, style and sample video under `/w/assets/`.
  */
+import { requestHeader } from "../http/request-header";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { type AppServices, requestServices } from "../services";
@@ -49,7 +50,7 @@ function watchHandlers(sessions: WatchSessions): { [Id in WatchOperationId]: Wat
     async (c, services) => {
       const body = await readWatchBody(c, operationId);
       const { subject } = await storageStep(() =>
-        resolveWatchSubject(depsOf(services), c.req.header("cookie"), body.ticketCode, false),
+        resolveWatchSubject(depsOf(services), requestHeader(c, "cookie"), body.ticketCode, false),
       );
       const result = await storageStep(() =>
         heartbeatPlayback(services.heartbeats, subject, body, operationId === "stopPlayback"),
@@ -70,7 +71,7 @@ function watchHandlers(sessions: WatchSessions): { [Id in WatchOperationId]: Wat
       const state = await storageStep(() =>
         readWatchState(
           { sessions, webinars: services.webinars, heartbeatIntervalSeconds: services.config.heartbeatIntervalSeconds },
-          c.req.header("cookie"),
+          requestHeader(c, "cookie"),
           c.req.query("ticketCode"),
         ),
       );
@@ -80,7 +81,7 @@ function watchHandlers(sessions: WatchSessions): { [Id in WatchOperationId]: Wat
       const body = await readWatchBody(c, "startPlayback");
       const deps = depsOf(services);
       const { subject, newAnonymousId } = await storageStep(() =>
-        resolveWatchSubject(deps, c.req.header("cookie"), body.ticketCode, true),
+        resolveWatchSubject(deps, requestHeader(c, "cookie"), body.ticketCode, true),
       );
       const result = await storageStep(() => startPlayback(deps, subject, body));
       const secure = isSecurePage(c.req.url, services.config.publicWatchOrigin);
@@ -105,7 +106,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
     answer: (c, operationId) => handlers[operationId](c, requestServices(c, services)),
   });
   app.get(`/w/:ticketCode{${TICKET_CODE_PATTERN}}`, (c) =>
-    watchPage(services.webinars, c.req.param("ticketCode"), c.req.header("accept-language")),
+    watchPage(services.webinars, c.req.param("ticketCode"), requestHeader(c, "accept-language")),
   );
   app.get(
     "/w/assets/watch.js",
@@ -117,7 +118,7 @@ export function createWatchApp(services: AppServices): Hono<AppEnv> {
   );
   app.get(HLS_LIBRARY_PATH, () => hlsScriptResponse());
   app.get("/w/assets/sample.webm", (c) =>
-    rangeResponse(sampleVideo(), "video/webm", c.req.header("range"), c.req.method),
+    rangeResponse(sampleVideo(), "video/webm", requestHeader(c, "range"), c.req.method),
   );
   return app;
 }

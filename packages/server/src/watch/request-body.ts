@@ -3,6 +3,7 @@
  * watch-openapi.yaml's schemas by the validators generated from it (watch-validators.gen.js); the value
  * returned has the type the document gives it (watch-openapi.gen.ts).
  */
+import { requestHeader } from "../http/request-header";
 import type { Context } from "hono";
 import type { ValidationIssue } from "@org/webinar-validator";
 import type { ServiceError } from "../errors";
@@ -38,7 +39,7 @@ export async function readWatchBody<Id extends WatchBodyOperationId>(
   // The request's operation for its observation (metrics, access log), known before anything can fail.
   c.set("operationId", operationId);
   const text = await readBodyText(c, SMALL_BODY_BYTES);
-  const body = parseJsonBody(text, c.req.header("content-type"));
+  const body = parseJsonBody(text, requestHeader(c, "content-type"));
   const issues = checkWatchBody(operationId, body);
   if (issues.length > 0) throw refuse(issues);
   return body as WatchBody<Id>;

@@ -7,6 +7,7 @@
  * (the operation of a path that matched none, phone masking, the timestamp's text) waits for the batch that writes
  * it (`storedRow`), off the request path.
  */
+import { requestHeader } from "../../http/request-header";
 import type { Context } from "hono";
 import type { RequestVerifier } from "@org/webinar-validator";
 import type { AppEnv } from "../../http/app-env";
@@ -57,7 +58,7 @@ const MAX_API_KEY_LENGTH = 128;
 export function requestLogEntry(observation: RequestObservation, c: Context<AppEnv>): RequestLogEntry | undefined {
   const verified = c.get("webinar") as AppEnv["Variables"]["webinar"] | undefined;
   const rejection = c.get("webinarRejection");
-  const apiKey = verified?.apiKey ?? c.req.header("x-api-key");
+  const apiKey = verified?.apiKey ?? requestHeader(c, "x-api-key");
   if (apiKey === undefined || apiKey === "" || apiKey.length > MAX_API_KEY_LENGTH) return undefined;
   const errorCode = observation.errorCode ?? rejection?.body?.error.code;
   return {
