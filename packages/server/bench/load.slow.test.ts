@@ -100,7 +100,14 @@ test("--tracing: each variant's row has its rounds at full load and at the offer
 
   expect(result.errors).toBe(0);
   const { rows, exports } = result.tracing!;
-  expect(rows.map((row) => row.variant)).toEqual(["traced, every span", "traced, 10% sampled", "request log off"]);
+  expect(rows.map((row) => row.variant)).toEqual([
+    "traced, every span",
+    "traced, 10% sampled",
+    "request log off",
+    "ordinary again (noise)",
+  ]);
+  // The noise row has no goal: it measures the bench, not a feature.
+  expect(rows.map((row) => row.goal)).toEqual([0.2, 0.05, 0.05, null]);
   // Every span was exported to the bench's sink.
   expect(exports).toBeGreaterThan(0);
   const capacity = result.databases[0]!.operations[0]!.server.requestsPerSecond;

@@ -63,8 +63,9 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
                          self-time entries of the measured seconds and keep the .cpuprofile files
   --tracing              measure each operation again on the ordinary server and, started beside it on the same
                          data, servers with tracing on (every span exported to a local OTLP sink; 10% sampled)
-                         and with the request log off, round after round in a turning order, each round with the
-                         floor: the costs of tracing and of the request log (no two-process rows); then each
+                         with the request log off, and a second ordinary server (the noise: what two identical
+                         servers differ by), round after round in a turning order, each round with the floor: the
+                         costs of tracing and of the request log (no two-process rows); then each
                          again at half the ordinary server's throughput, for CPU per request (server + PostgreSQL)
                          at the same load
   --rounds <n>           rounds of --tracing; each cost is the median of its rounds

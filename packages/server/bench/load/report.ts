@@ -4,13 +4,14 @@
  */
 import type { Errors, Figures } from "./measure";
 import { operationById, type OperationId, PAGE_HEARTBEAT_INTERVAL_SECONDS } from "./operations";
-import type {
-  EqualLoadCpu,
-  LoadBenchResult,
-  OperationRow,
-  ProfileRow,
-  TracingRound,
-  TracingRow,
+import {
+  type EqualLoadCpu,
+  type LoadBenchResult,
+  NOISE_VARIANT,
+  type OperationRow,
+  type ProfileRow,
+  type TracingRound,
+  type TracingRow,
 } from "./run-load-bench";
 
 /** Server/floor throughput ratio every Open API operation should reach on PostgreSQL. */
@@ -265,7 +266,7 @@ function tracingLines(result: LoadBenchResult): string[] {
         fixed(row.ordinaryToFloor, 2),
         fixed(row.variantToFloor, 2),
         `${percent(row.cost)} (${row.rounds.map((round) => percent(round.cost)).join(", ")})`,
-        `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
+        row.goal === null ? "(none)" : `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
         fixed(row.offeredLoad, 0),
         `${cpu(row.cpuAtEqualLoad.variant)} (${cpu(row.cpuAtEqualLoad.ordinary)}, ${cpu(row.cpuAtEqualLoad.floor)})`,
         `${percent(row.cpuCost)} (${row.rounds.map((round) => roundCpuCost(row, round)).join(", ")})`,
@@ -273,6 +274,8 @@ function tracingLines(result: LoadBenchResult): string[] {
       [true, true, true],
     ),
     "  cost per round: tracing's = 1 - traced req/s / ordinary req/s; the request log's = 1 - ordinary req/s / log off req/s",
+    `  ${NOISE_VARIANT}: a second ordinary server, the same build and settings, its cost taken as tracing's; what two`,
+    "  identical servers differ by in the same rounds, so a cost within it is this machine's noise, not the feature's",
     "  CPU: each server offered the same load (half the ordinary server's throughput), its CPU per request as server + PostgreSQL;",
     "  the CPU cost is the same formula over requests per CPU second (server and PostgreSQL together); * a server answered",
     `  less than ${HELD_LOAD_SHARE * 100}% of the offered load in that round, so its CPU was not taken at the same load`,

@@ -91,10 +91,10 @@ export interface TracingRow {
   variantToFloor: number;
   /** Server CPU per request at full load; null where the platform does not report it. */
   cpuMicrosPerRequest: { ordinary: number | null; variant: number | null };
-  /** The share of throughput the feature costs: tracing's, or the request log's. */
+  /** The share of throughput the feature costs: tracing's, or the request log's; the noise's for NOISE_VARIANT. */
   cost: number;
-  /** The most `cost` may be. */
-  goal: number;
+  /** The most `cost` may be; null for NOISE_VARIANT, which has no feature. */
+  goal: number | null;
   /** Requests per second offered to each server for the CPU figures: a share of the ordinary server's throughput. */
   offeredLoad: number;
   /** CPU per request at the offered load (medians of the rounds). */
@@ -355,8 +355,15 @@ interface Variant {
   env: (sinkUrl: string) => Record<string, string>;
   /** The feature's cost from the requests per second of the ordinary server and of the variant in one round. */
   cost: (ordinary: number, variant: number) => number;
-  goal: number;
+  goal: number | null;
 }
+
+/**
+ * A second ordinary server, the same build and settings, measured as a variant: its "cost" is what two identical
+ * servers differ by in the same rounds, the bench's noise on this machine at that moment. A feature's cost within
+ * it is not a measured cost.
+ */
+export const NOISE_VARIANT = "ordinary again (noise)";
 
 const traced = (sinkUrl: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" });
 
@@ -380,6 +387,7 @@ const VARIANTS: readonly Variant[] = [
     cost: (ordinary, off) => 1 - ordinary / off,
     goal: 0.05,
   },
+  { name: NOISE_VARIANT, env: () => ({}), cost: (ordinary, again) => 1 - again / ordinary, goal: null },
 ];
 
 /**
