@@ -62,7 +62,7 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --profile <operation>  measure only this operation, with each server under node --cpu-prof; print the top
                          self-time entries of the measured seconds and keep the .cpuprofile files
   --tracing              measure each operation again on the ordinary server and, started beside it on the same
-                         data, servers with tracing on (every span exported to a local OTLP sink; 10% sampled)
+                         data, servers with tracing on (every span exported to a local OTLP sink; 10% sampled),
                          with the request log off, and a second ordinary server (the noise: what two identical
                          servers differ by), round after round in a turning order, each round with the floor: the
                          costs of tracing and of the request log (no two-process rows); then each
