@@ -226,8 +226,8 @@ const HELD_LOAD_SHARE = 0.9;
 
 /**
  * `--tracing`: each operation on the ordinary server and on each variant (tracing every span, tracing 10%, the
- * request log off), measured in rounds beside the floor, with the feature's cost (the median of its rounds', each
- * round's shown too) beside its goal.
+ * request log off, the noise), measured in rounds beside the floor, with the feature's cost (the median of its
+ * rounds', each round's shown too) beside its goal; the noise row has none.
  */
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];

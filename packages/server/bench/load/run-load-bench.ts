@@ -78,7 +78,7 @@ export interface EqualLoadCpu {
 
 /**
  * One operation on the ordinary server (request log on, tracing off) and on a variant of it (tracing on, sampled
- * or not, or the request log off), both beside the floor, over `--rounds` rounds; the figures are medians.
+ * or not, the request log off, or the same server again for the noise), both beside the floor, over `--rounds` rounds; the figures are medians.
  */
 export interface TracingRow {
   database: DatabaseKind;
@@ -367,7 +367,10 @@ export const NOISE_VARIANT = "ordinary again (noise)";
 
 const traced = (sinkUrl: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" });
 
-/** Tracing every span, tracing 10% (the sampler decides per trace), and the request log's own cost. */
+/**
+ * Tracing every span, tracing 10% (the sampler decides per trace), the request log's own cost, and the noise
+ * (NOISE_VARIANT).
+ */
 const VARIANTS: readonly Variant[] = [
   { name: "traced, every span", env: traced, cost: (ordinary, on) => 1 - on / ordinary, goal: 0.2 },
   {
