@@ -147,7 +147,6 @@ export async function lockBatchRows(
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-/** Writes a batch's credits, on rows {@link lockBatchRows} locked: the sessions, the subject totals and the webinar totals. */
 /**
  * The write of a batch: the sessions, the subject totals and the webinar totals, each from parallel arrays (an
  * UPDATE ... FROM unnest(...)), in data-modifying CTEs so one statement writes the whole batch.
