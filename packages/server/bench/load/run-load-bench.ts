@@ -78,7 +78,8 @@ export interface EqualLoadCpu {
 
 /**
  * One operation on the ordinary server (request log on, tracing off) and on a variant of it (tracing on, sampled
- * or not, the request log off, or the same server again for the noise), both beside the floor, over `--rounds` rounds; the figures are medians.
+ * or not, the request log off, or the same server again for the noise), both beside the floor, over `--rounds`
+ * rounds; the figures are medians.
  */
 export interface TracingRow {
   database: DatabaseKind;
@@ -365,6 +366,9 @@ interface Variant {
  */
 export const NOISE_VARIANT = "ordinary again (noise)";
 
+/** The share of throughput a variant loses against the ordinary server: tracing's cost, and the noise's. */
+const throughputLost = (ordinary: number, variant: number) => 1 - variant / ordinary;
+
 const traced = (sinkUrl: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "webinar-bench" });
 
 /**
@@ -372,7 +376,7 @@ const traced = (sinkUrl: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTE
  * (NOISE_VARIANT).
  */
 const VARIANTS: readonly Variant[] = [
-  { name: "traced, every span", env: traced, cost: (ordinary, on) => 1 - on / ordinary, goal: 0.2 },
+  { name: "traced, every span", env: traced, cost: throughputLost, goal: 0.2 },
   {
     name: "traced, 10% sampled",
     env: (sinkUrl) => ({
@@ -380,7 +384,7 @@ const VARIANTS: readonly Variant[] = [
       OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
       OTEL_TRACES_SAMPLER_ARG: "0.1",
     }),
-    cost: (ordinary, on) => 1 - on / ordinary,
+    cost: throughputLost,
     goal: 0.05,
   },
   {
@@ -390,7 +394,7 @@ const VARIANTS: readonly Variant[] = [
     cost: (ordinary, off) => 1 - ordinary / off,
     goal: 0.05,
   },
-  { name: NOISE_VARIANT, env: () => ({}), cost: (ordinary, again) => 1 - again / ordinary, goal: null },
+  { name: NOISE_VARIANT, env: () => ({}), cost: throughputLost, goal: null },
 ];
 
 /**

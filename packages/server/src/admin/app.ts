@@ -3,11 +3,11 @@
  * for another method on an operation's path and 404 for any other `/admin/` path, both only after the admin token
  * was checked (an unauthorized caller learns nothing about the paths).
  */
-import { requestHeader } from "../http/request-header";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { type AppServices, requestServices } from "../services";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
+import { requestHeader } from "../http/request-header";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
 import { adminOperations } from "@org/webinar-admin-contract/validators";

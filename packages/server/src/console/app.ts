@@ -5,7 +5,6 @@
  * 401 whatever the body), the merchant's suspension, two-step enrollment, the role and a recent password
  * (operations.ts checkPerson), and only then the query and the body; answers use the admin API's envelope.
  */
-import { requestHeader } from "../http/request-header";
 import { Hono, type Context } from "hono";
 import { clientAddress } from "../http/client-address";
 import { createConcurrencyLimit, type ConcurrencyLimit } from "../http/concurrency-limit";
@@ -19,6 +18,7 @@ import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
 import { cookieValue } from "../http/cookies";
+import { requestHeader } from "../http/request-header";
 import { consoleOperations } from "@org/webinar-console-contract/validators";
 import type { ConsolePerson, ConsoleRequest } from "./context";
 import { checkPerson, consoleTable, type ConsoleAnswer, type ConsoleOperationId } from "./operations";

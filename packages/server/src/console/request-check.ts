@@ -2,12 +2,12 @@
  * The checks of a console request before its operation runs, each from the document: the Origin of an unsafe
  * request, the query parameters and the body against the operation's generated validators.
  */
-import { requestHeader } from "../http/request-header";
 import type { Context } from "hono";
 import { ServiceError } from "../errors";
 import { bodyChecker, invalidBody } from "../http/body-check";
 import { parseJsonBody } from "../http/json-body";
 import type { AppEnv } from "../http/app-env";
+import { requestHeader } from "../http/request-header";
 import {
   consoleBodyValidators,
   consolePatternMessages,

@@ -3,11 +3,11 @@
  * and the playback API), every body checked against the document's schemas (watch/request-body.ts), and the page
  * at `/w/{ticketCode}` with its script, style and sample video under `/w/assets/`.
  */
-import { requestHeader } from "../http/request-header";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { type AppServices, requestServices } from "../services";
 import { dependencyStep } from "../dependency";
+import { requestHeader } from "../http/request-header";
 import { jsonResponse } from "../http/respond";
 import { serveOperations } from "../http/serve-operations";
 import { TICKET_CODE_PATTERN } from "../tickets/ticket-code";

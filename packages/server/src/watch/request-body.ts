@@ -3,7 +3,6 @@
  * watch-openapi.yaml's schemas by the validators generated from it (watch-validators.gen.js); the value
  * returned has the type the document gives it (watch-openapi.gen.ts).
  */
-import { requestHeader } from "../http/request-header";
 import type { Context } from "hono";
 import type { ValidationIssue } from "@org/webinar-validator";
 import type { ServiceError } from "../errors";
@@ -11,6 +10,7 @@ import { bodyChecker, invalidBody } from "../http/body-check";
 import type { AppEnv } from "../http/app-env";
 import { parseJsonBody } from "../http/json-body";
 import { readBodyText, SMALL_BODY_BYTES } from "../http/read-body";
+import { requestHeader } from "../http/request-header";
 import type { operations } from "./watch-openapi.gen";
 import { watchBodyValidators, watchPatternMessages } from "./watch-validators.gen.js";
 

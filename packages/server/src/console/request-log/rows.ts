@@ -7,10 +7,10 @@
  * (the operation of a path that matched none, phone masking, the timestamp's text) waits for the batch that writes
  * it (`storedRow`), off the request path.
  */
-import { requestHeader } from "../../http/request-header";
 import type { Context } from "hono";
 import type { RequestVerifier } from "@org/webinar-validator";
 import type { AppEnv } from "../../http/app-env";
+import { requestHeader } from "../../http/request-header";
 import type { RequestObservation } from "../../http/request-observation";
 import { maskPhoneNumbers } from "./mask";
 
