@@ -45,11 +45,13 @@ if (options !== undefined) {
   }
   // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation;
   // with --tracing, per round the ordinary server, each variant and the floor, at full load and at the offered load.
-  const tracedServers = options.requestLog ? 5 : 4;
+  // The ordinary server and its variants (without the request log, no "request log off"), then the floor.
+  const servers = options.requestLog ? 5 : 4;
+  const perRound = (servers + 1) * 2;
   const rows =
     options.operations.length * 2 * options.databases.length +
     (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0) +
-    (options.tracing ? options.operations.length * options.databases.length * options.rounds * tracedServers * 2 : 0);
+    (options.tracing ? options.operations.length * options.databases.length * options.rounds * perRound : 0);
   process.stderr.write(
     `Load benchmark: ${rows} rows of ${options.warmupSeconds} + ${options.durationSeconds} s, about ${Math.ceil((rows * (options.warmupSeconds + options.durationSeconds)) / 60)} min plus setup\n`,
   );
