@@ -35,7 +35,7 @@
 import { TWO_PROCESS_OPERATIONS } from "./load/operations";
 import { loadBenchOptions } from "./load/options";
 import { jsonReport, textReport } from "./load/report";
-import { runLoadBench, stopEverything } from "./load/run-load-bench";
+import { runLoadBench, stopEverything, tracingVariants } from "./load/run-load-bench";
 
 const options = loadBenchOptions(process.argv.slice(2), process.env);
 if (options !== undefined) {
@@ -45,9 +45,7 @@ if (options !== undefined) {
   }
   // Per database a server row and a floor row per operation; on PostgreSQL one and two processes per operation;
   // with --tracing, per round the ordinary server, each variant and the floor, at full load and at the offered load.
-  // The ordinary server and its variants (without the request log, no "request log off"), then the floor.
-  const servers = options.requestLog ? 5 : 4;
-  const perRound = (servers + 1) * 2;
+  const perRound = (1 + tracingVariants(options).length + 1) * 2;
   const rows =
     options.operations.length * 2 * options.databases.length +
     (options.twoProcesses && options.databases.includes("postgres") ? TWO_PROCESS_OPERATIONS.length * 2 : 0) +

@@ -351,7 +351,7 @@ interface DatabaseRun {
 }
 
 /** A server variant of `--tracing`, measured against the ordinary server. */
-interface Variant {
+export interface Variant {
   name: string;
   env: (sinkUrl: string) => Record<string, string>;
   /** The feature's cost from the requests per second of the ordinary server and of the variant in one round. */
@@ -396,6 +396,11 @@ const VARIANTS: readonly Variant[] = [
   },
   { name: NOISE_VARIANT, env: () => ({}), cost: throughputLost, goal: null },
 ];
+
+/** The variants a `--tracing` run measures: without the request log, none that switches it off. */
+export function tracingVariants(options: Pick<LoadBenchOptions, "requestLog">): readonly Variant[] {
+  return VARIANTS.filter((variant) => variant.name !== "request log off" || options.requestLog);
+}
 
 /**
  * The data each variant serves: on PostgreSQL the ordinary server's own database (processes share one); on PGlite,
@@ -447,7 +452,7 @@ async function benchTracing(
   sink: OtlpSink,
   mainRows: readonly OperationRow[],
 ): Promise<TracingRow[]> {
-  const variants = VARIANTS.filter((variant) => variant.name !== "request log off" || options.requestLog);
+  const variants = tracingVariants(options);
   progress(`${database}: starting ${variants.map((variant) => variant.name).join(", ")} beside the ordinary server`);
   const storages = await variantStorages(storage.server, ordinary.process, variants.length);
   const ordinaryProcess =
