@@ -234,7 +234,7 @@ describe("OpenTelemetry traces over OTLP http/json", () => {
     const written = statements.find((span) => span.name === "db WITH")!;
     expect(attributesOf(written)).toMatchObject({
       "db.query.summary": "INSERT open_api_request_log",
-      "db.query.text": expect.stringContaining("jsonb_to_recordset($1::jsonb)"),
+      "db.query.text": expect.stringContaining("json_to_recordset($1::json)"),
     });
     const rootStatements = receiver.spans.filter((span) => span.name.startsWith("db ") && !span.parentSpanId);
     expect(rootStatements.map((span) => span.name)).toEqual([]);

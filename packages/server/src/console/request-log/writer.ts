@@ -5,7 +5,9 @@
  * owner, read in the same statement; a key of nobody's is never stored), and each verified key's `last_used_at`,
  * to the minute. One statement is atomic by itself, so a batch costs one round trip and no transaction. The
  * per-row work (masking, the operation of an unmatched path) is done here, for the whole batch, not on the request
- * path.
+ * path. The batch travels as `json`, not `jsonb`: `json_to_recordset` reads the text once, where `jsonb` would first
+ * build and key-sort a binary copy of every row only to take it apart again (about a fifth of the statement's time
+ * per row).
  */
 import { sql, type Kysely } from "kysely";
 import { createGroupCommit, type GroupCommit } from "@org/webinar-internal/group-commit";
@@ -33,7 +35,7 @@ async function writeRows(
   const batch = JSON.stringify(entries.map((entry) => storedRow(entry, verifier)));
   await sql`
     with r as (
-      select * from rows from (jsonb_to_recordset(${batch}::jsonb) as (
+      select * from rows from (json_to_recordset(${batch}::json) as (
         request_id text, answered_at timestamptz, api_key text, operation_id text, method text, path text,
         status integer, error_code text, duration_ms integer, canonical_string text, verified boolean)
       ) with ordinality as r
