@@ -6,8 +6,7 @@
  * to the minute. One statement is atomic by itself, so a batch costs one round trip and no transaction. The
  * per-row work (masking, the operation of an unmatched path) is done here, for the whole batch, not on the request
  * path. The batch travels as `json`, not `jsonb`: `json_to_recordset` reads the text once, where `jsonb` would first
- * build and key-sort a binary copy of every row only to take it apart again (about a fifth of the statement's time
- * per row).
+ * build and key-sort a binary copy of every row only to take it apart again.
  */
 import { sql, type Kysely } from "kysely";
 import { createGroupCommit, type GroupCommit } from "@org/webinar-internal/group-commit";
