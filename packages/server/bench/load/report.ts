@@ -60,6 +60,35 @@ function table(header: string[], rows: string[][], leftAligned: boolean[] = [tru
   return [line(header), ...rows.map(line)].map((text) => `  ${text}`).join("\n");
 }
 
+const percent = (share: number | null) => (share === null ? "n/a" : `${(share * 100).toFixed(0)}%`);
+
+/**
+ * A feature's cost beside its goal. One run tells a cost apart from its goal only by more than the noise row of
+ * the same operation (two identical servers) moved in any of its rounds: nearer than that, the verdict is printed
+ * but marked as within the noise, where another run may well turn it.
+ *
+ * @example
+ * costVerdict(0.07, 0.05, 0.25); // "<= 5% NOT met, within the noise (±25%)"
+ */
+export function costVerdict(cost: number, goal: number, noise: number | undefined): string {
+  const verdict = `<= ${percent(goal)} ${cost <= goal ? "met" : "NOT met"}`;
+  return noise === undefined || Math.abs(cost - goal) > noise
+    ? verdict
+    : `${verdict}, within the noise (±${percent(noise)})`;
+}
+
+/** The noise of each operation on each database: the largest move of its noise row's rounds, either way. */
+export function noiseByOperation(
+  rows: readonly (Pick<TracingRow, "database" | "operation" | "variant"> & {
+    rounds: readonly Pick<TracingRound, "cost">[];
+  })[],
+): Map<string, number> {
+  const noise = new Map<string, number>();
+  for (const row of rows.filter((row) => row.variant === NOISE_VARIANT))
+    noise.set(`${row.database} ${row.operation}`, Math.max(...row.rounds.map((round) => Math.abs(round.cost))));
+  return noise;
+}
+
 const figureCells = (figures: Figures) => [
   fixed(figures.requestsPerSecond, 0),
   fixed(figures.p50Ms, 2),
@@ -232,7 +261,7 @@ const HELD_LOAD_SHARE = 0.9;
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;
-  const percent = (share: number | null) => (share === null ? "n/a" : `${(share * 100).toFixed(0)}%`);
+  const noise = noiseByOperation(rows);
   const cpu = ({ server, database }: EqualLoadCpu) => `${fixed(server, 0)} + ${fixed(database, 0)}`;
   // A server that fell behind the offered load did less work in the same time: its round is marked.
   const roundCpuCost = (row: TracingRow, round: TracingRound) =>
@@ -266,7 +295,7 @@ function tracingLines(result: LoadBenchResult): string[] {
         fixed(row.ordinaryToFloor, 2),
         fixed(row.variantToFloor, 2),
         `${percent(row.cost)} (${row.rounds.map((round) => percent(round.cost)).join(", ")})`,
-        row.goal === null ? "(none)" : `<= ${percent(row.goal)} ${row.cost <= row.goal ? "met" : "NOT met"}`,
+        row.goal === null ? "(none)" : costVerdict(row.cost, row.goal, noise.get(`${row.database} ${row.operation}`)),
         fixed(row.offeredLoad, 0),
         `${cpu(row.cpuAtEqualLoad.variant)} (${cpu(row.cpuAtEqualLoad.ordinary)}, ${cpu(row.cpuAtEqualLoad.floor)})`,
         `${percent(row.cpuCost)} (${row.rounds.map((round) => roundCpuCost(row, round)).join(", ")})`,
@@ -275,7 +304,8 @@ function tracingLines(result: LoadBenchResult): string[] {
     ),
     "  cost per round: tracing's = 1 - traced req/s / ordinary req/s; the request log's = 1 - ordinary req/s / log off req/s",
     `  ${NOISE_VARIANT}: a second ordinary server, the same build and settings, its cost taken as tracing's; what two`,
-    "  identical servers differ by in the same rounds, so a cost within it is this machine's noise, not the feature's",
+    "  identical servers differ by in the same rounds, so a cost within it is this machine's noise, not the feature's;",
+    "  a verdict within the noise: the cost is nearer its goal than the noise row moved in its largest round",
     "  CPU: each server offered the same load (half the ordinary server's throughput), its CPU per request as server + PostgreSQL;",
     "  the CPU cost is the same formula over requests per CPU second (server and PostgreSQL together); * a server answered",
     `  less than ${HELD_LOAD_SHARE * 100}% of the offered load in that round, so its CPU was not taken at the same load`,
