@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { costVerdict, noiseByOperation } from "./report";
+import { costVerdict, noiseOfOperations } from "./report";
 import { NOISE_VARIANT } from "./run-load-bench";
 
 test("a cost farther from its goal than the noise gets a plain verdict", () => {
@@ -23,10 +23,9 @@ test("the noise of an operation is its noise row's largest round, either way, on
     // A feature's rounds never count as noise.
     { database: "postgres", operation: "heartbeat", variant: "request log off", rounds: [0.9] },
   ] as const;
-  const noise = noiseByOperation(rows.map((row) => ({ ...row, rounds: row.rounds.map((cost) => ({ cost })) })));
-  expect(Object.fromEntries(noise)).toEqual({
-    "postgres upsertExistingViewer": 0.23,
-    "postgres heartbeat": 0.03,
-    "pglite heartbeat": 0.4,
-  });
+  const noiseOf = noiseOfOperations(rows.map((row) => ({ ...row, rounds: row.rounds.map((cost) => ({ cost })) })));
+  expect(noiseOf({ database: "postgres", operation: "upsertExistingViewer" })).toBe(0.23);
+  expect(noiseOf({ database: "postgres", operation: "heartbeat" })).toBe(0.03);
+  expect(noiseOf({ database: "pglite", operation: "heartbeat" })).toBe(0.4);
+  expect(noiseOf({ database: "pglite", operation: "upsertNewViewer" })).toBeUndefined();
 });

@@ -77,16 +77,22 @@ export function costVerdict(cost: number, goal: number, noise: number | undefine
     : `${verdict}, within the noise (±${percent(noise)})`;
 }
 
-/** The noise of each operation on each database: the largest move of its noise row's rounds, either way. */
-export function noiseByOperation(
-  rows: readonly (Pick<TracingRow, "database" | "operation" | "variant"> & {
-    rounds: readonly Pick<TracingRound, "cost">[];
-  })[],
-): Map<string, number> {
+type NoiseRow = Pick<TracingRow, "database" | "operation" | "variant"> & {
+  rounds: readonly Pick<TracingRound, "cost">[];
+};
+
+/**
+ * The noise of each operation on each database: the largest move of its noise row's rounds, either way; undefined
+ * where the run has no noise row for that operation.
+ */
+export function noiseOfOperations(
+  rows: readonly NoiseRow[],
+): (row: Pick<TracingRow, "database" | "operation">) => number | undefined {
   const noise = new Map<string, number>();
+  const key = (row: Pick<TracingRow, "database" | "operation">) => `${row.database} ${row.operation}`;
   for (const row of rows.filter((row) => row.variant === NOISE_VARIANT))
-    noise.set(`${row.database} ${row.operation}`, Math.max(...row.rounds.map((round) => Math.abs(round.cost))));
-  return noise;
+    noise.set(key(row), Math.max(...row.rounds.map((round) => Math.abs(round.cost))));
+  return (row) => noise.get(key(row));
 }
 
 const figureCells = (figures: Figures) => [
@@ -261,7 +267,7 @@ const HELD_LOAD_SHARE = 0.9;
 function tracingLines(result: LoadBenchResult): string[] {
   if (result.tracing === null) return [];
   const { rows, exports, bytes } = result.tracing;
-  const noise = noiseByOperation(rows);
+  const noiseOf = noiseOfOperations(rows);
   const cpu = ({ server, database }: EqualLoadCpu) => `${fixed(server, 0)} + ${fixed(database, 0)}`;
   // A server that fell behind the offered load did less work in the same time: its round is marked.
   const roundCpuCost = (row: TracingRow, round: TracingRound) =>
@@ -295,7 +301,7 @@ function tracingLines(result: LoadBenchResult): string[] {
         fixed(row.ordinaryToFloor, 2),
         fixed(row.variantToFloor, 2),
         `${percent(row.cost)} (${row.rounds.map((round) => percent(round.cost)).join(", ")})`,
-        row.goal === null ? "(none)" : costVerdict(row.cost, row.goal, noise.get(`${row.database} ${row.operation}`)),
+        row.goal === null ? "(none)" : costVerdict(row.cost, row.goal, noiseOf(row)),
         fixed(row.offeredLoad, 0),
         `${cpu(row.cpuAtEqualLoad.variant)} (${cpu(row.cpuAtEqualLoad.ordinary)}, ${cpu(row.cpuAtEqualLoad.floor)})`,
         `${percent(row.cpuCost)} (${row.rounds.map((round) => roundCpuCost(row, round)).join(", ")})`,
