@@ -29,6 +29,34 @@ export async function queryOnce(url: string, text: string, values?: unknown[]): 
   }
 }
 
+/** Longest a drop waits for the database's connections to close before it forces them out. */
+const CLOSING_CONNECTIONS_WAIT_MS = 1000;
+
+/**
+ * Drops `name`. A pg pool's `end()` resolves once it has told its connections to close, not once they have; a
+ * forced drop then terminates the ones still closing, and the pool reports that termination as an error event
+ * nobody listens to any more (an uncaught exception in the test run). So the drop first waits, briefly, for the
+ * database's connections to go, and forces out only what is left.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await admin.connect();
+  try {
+    const deadline = Date.now() + CLOSING_CONNECTIONS_WAIT_MS;
+    while (Date.now() < deadline) {
+      const { rows } = await admin.query<{ open: number }>(
+        "select count(*)::int as open from pg_stat_activity where datname = $1",
+        [name],
+      );
+      if (rows[0]!.open === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await admin.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Creates an empty database named after `label` and a random suffix. */
 export async function createPostgresDatabase(label: string): Promise<PostgresDatabase> {
   const name = `webinar_test_${label
@@ -42,8 +70,6 @@ export async function createPostgresDatabase(label: string): Promise<PostgresDat
     url: url.toString(),
     name,
     query: (text, values) => queryOnce(url.toString(), text, values),
-    drop: async () => {
-      await queryOnce(POSTGRES_ADMIN_URL, `drop database if exists "${name}" with (force)`);
-    },
+    drop: () => dropDatabase(name),
   };
 }
