@@ -35,4 +35,21 @@ describe("createPostgresDatabase", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(errors).toEqual([]);
   });
+
+  it("makes a benchmark's database on the admin URL it is given, named with its prefix", async () => {
+    const adminUrl = new URL(POSTGRES_ADMIN_URL);
+    adminUrl.searchParams.set("application_name", "webinar-bench");
+    const database = await createPostgresDatabase("Load Server", {
+      adminUrl: adminUrl.toString(),
+      prefix: "webinar_bench",
+    });
+    expect(database.name).toMatch(/^webinar_bench_load_server_[0-9a-f]{8}$/);
+    expect(new URL(database.url).pathname).toBe(`/${database.name}`);
+    expect(new URL(database.url).searchParams.get("application_name")).toBe("webinar-bench");
+    expect(await database.query("select current_database() as name")).toEqual([{ name: database.name }]);
+    await database.drop();
+    expect(
+      await queryOnce(POSTGRES_ADMIN_URL, "select 1 from pg_database where datname = $1", [database.name]),
+    ).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * PostgreSQL databases of the tests: the machine's server on 127.0.0.1:5432 (trust auth, or
- * WEBINAR_TEST_POSTGRES_URL), where each test creates a database with a unique name and drops it afterwards.
+ * WEBINAR_TEST_POSTGRES_URL), where each test creates a database with a unique name and drops it afterwards. The
+ * benchmarks make theirs the same way, on the server of the admin URL they are given.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -38,8 +39,8 @@ const CLOSING_CONNECTIONS_WAIT_MS = 1000;
  * nobody listens to any more (an uncaught exception in the test run). So the drop first waits, briefly, for the
  * database's connections to go, and forces out only what is left.
  */
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
   await admin.connect();
   try {
     const deadline = Date.now() + CLOSING_CONNECTIONS_WAIT_MS;
@@ -57,19 +58,31 @@ async function dropDatabase(name: string): Promise<void> {
   }
 }
 
-/** Creates an empty database named after `label` and a random suffix. */
-export async function createPostgresDatabase(label: string): Promise<PostgresDatabase> {
-  const name = `webinar_test_${label
+/** Where a database is made and what its name begins with. */
+export interface DatabasePlace {
+  /** The maintenance database of the PostgreSQL server to make it on; POSTGRES_ADMIN_URL unless given. */
+  adminUrl?: string;
+  /** `webinar_test` unless given (the benchmarks': `webinar_bench`). */
+  prefix?: string;
+}
+
+/**
+ * Creates an empty database named `<prefix>_<label>_<random hex>` (the label in lower case, other characters than
+ * letters and digits as `_`).
+ */
+export async function createPostgresDatabase(label: string, place: DatabasePlace = {}): Promise<PostgresDatabase> {
+  const { adminUrl = POSTGRES_ADMIN_URL, prefix = "webinar_test" } = place;
+  const name = `${prefix}_${label
     .replace(/[^a-z0-9]/gi, "_")
     .toLowerCase()
     .slice(0, 30)}_${randomBytes(4).toString("hex")}`;
-  await queryOnce(POSTGRES_ADMIN_URL, `create database "${name}"`);
-  const url = new URL(POSTGRES_ADMIN_URL);
+  await queryOnce(adminUrl, `create database "${name}"`);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
     query: (text, values) => queryOnce(url.toString(), text, values),
-    drop: () => dropDatabase(name),
+    drop: () => dropDatabase(adminUrl, name),
   };
 }

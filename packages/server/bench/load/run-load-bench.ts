@@ -21,6 +21,7 @@ import {
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
 import { type Figures, measure, type RunSettings, type Target, warmUp } from "./measure";
 import { median } from "@org/webinar-internal/median";
+import { createPostgresDatabase } from "@org/webinar-test-support/postgres-database";
 import {
   BATCHED_HEARTBEAT_FLOOR_PATH,
   type Operation,
@@ -29,7 +30,6 @@ import {
   TWO_PROCESS_OPERATIONS,
 } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
-import { createRunDatabase } from "../postgres-run-database";
 import { type OtlpSink, startOtlpSink } from "./otlp-sink";
 import { type RunningProcess, startProcess } from "./processes";
 
@@ -619,12 +619,15 @@ function benchPglite(options: LoadBenchOptions, sink?: OtlpSink): Promise<Databa
   });
 }
 
+/** The bench's databases: on the PostgreSQL of `--postgres-url`, named `webinar_bench_…`. */
+const benchDatabasePlace = (options: LoadBenchOptions) => ({ adminUrl: options.postgresUrl, prefix: "webinar_bench" });
+
 function benchPostgres(options: LoadBenchOptions, sink?: OtlpSink): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
-    const serverDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_server");
+    const serverDatabase = await createPostgresDatabase("load_server", benchDatabasePlace(options));
     defer(() => serverDatabase.drop());
-    const floorDatabase = await createRunDatabase(options.postgresUrl, "webinar_bench_load_floor");
+    const floorDatabase = await createPostgresDatabase("load_floor", benchDatabasePlace(options));
     defer(() => floorDatabase.drop());
     // Every process of one database shares the key that seals the API-key secrets.
     const secretKey = randomBytes(32).toString("hex");
