@@ -30,9 +30,8 @@ import { streamViewerRecords } from "../src/watch-data/viewer-stream";
 import type { WatchedWebinar } from "../src/watch-data/webinar-state";
 import { bulkSeedWatchData } from "../test/support/bulk-seed";
 import { BUILT_SERVER_MAIN, processResidentBytes, type RunningProcess, startProcess } from "./load/processes";
-import { createPostgresDatabase } from "@org/webinar-test-support/postgres-database";
+import { createBenchDatabase } from "./bench-database";
 
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RECORDS = Number(process.env.BENCH_CONSOLE_N ?? 1_000_000);
 const SESSIONS = Number(process.env.BENCH_CONSOLE_SESSIONS ?? 50_000);
 const REPS = Number(process.env.BENCH_CONSOLE_REPS ?? 40);
@@ -59,7 +58,7 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const database = await createPostgresDatabase("console", { adminUrl: POSTGRES_ADMIN_URL, prefix: "webinar_bench" });
+  const database = await createBenchDatabase("console");
   try {
     // Migrates the new database before the server starts on it.
     const handle = await connectDatabase(

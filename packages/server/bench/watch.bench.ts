@@ -27,9 +27,8 @@ import type { CursorPosition } from "../src/watch-data/cursor";
 import { readOverview } from "../src/watch-data/overview";
 import { readViewerPage, viewerPageQuery } from "../src/watch-data/viewer-query";
 import type { WatchedWebinar } from "../src/watch-data/webinar-state";
-import { createPostgresDatabase } from "@org/webinar-test-support/postgres-database";
+import { createBenchDatabase } from "./bench-database";
 
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REPS = Number(process.env.BENCH_WATCH_REPS ?? 30);
 const SIZES = (process.env.BENCH_WATCH_N ?? "10000,100000").split(",").map(Number);
 const MILLION = process.argv.includes("--million") || process.env.BENCH_WATCH_MILLION === "1";
@@ -171,7 +170,7 @@ async function main(): Promise<void> {
   const timeouts = { connectTimeoutMs: 5000, statementTimeoutMs: 600_000, poolMax: 4 };
   if (STORAGES.includes("postgres")) {
     for (const n of MILLION ? [...SIZES, 1_000_000] : SIZES) {
-      const database = await createPostgresDatabase("watch", { adminUrl: POSTGRES_ADMIN_URL, prefix: "webinar_bench" });
+      const database = await createBenchDatabase("watch");
       const handle = await connectDatabase({ kind: "postgres", databaseUrl: database.url }, timeouts);
       try {
         await benchOne("PostgreSQL", handle, n);

@@ -5,6 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { OPERATIONS, type OperationId } from "./operations";
+import { DEFAULT_BENCH_POSTGRES_URL } from "../bench-database";
 import { BUILT_SERVER_MAIN } from "./processes";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -52,7 +53,7 @@ const USAGE = `Usage: pnpm bench:load [options]   (from the repository root; bui
   --warmup <s>           warm-up seconds before each row   (BENCH_LOAD_WARMUP, default 2)
   --connections <n>      concurrent connections             (BENCH_LOAD_CONNECTIONS, default 16)
   --db <list>            pglite,postgres                    (BENCH_LOAD_DB, default both)
-  --postgres-url <url>   admin URL of PostgreSQL            (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+  --postgres-url <url>   admin URL of PostgreSQL            (BENCH_POSTGRES_URL, default ${DEFAULT_BENCH_POSTGRES_URL})
   --viewers <n>          viewers of the heartbeat row, each with its own playback session
                                                             (BENCH_LOAD_VIEWERS, default 3000; --quick 300)
   --only <list>          measure only these operations (no two-process rows): ${OPERATIONS.map((operation) => operation.id).join(",")}
@@ -158,7 +159,7 @@ export function loadBenchOptions(argv: string[], env: NodeJS.ProcessEnv): LoadBe
     warmupSeconds: wholeNumber("--warmup", warmup, 0),
     connections: wholeNumber("--connections", connections, 1),
     databases: databaseKinds(values.db ?? env.BENCH_LOAD_DB ?? "pglite,postgres"),
-    postgresUrl: values["postgres-url"] ?? env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    postgresUrl: values["postgres-url"] ?? env.BENCH_POSTGRES_URL ?? DEFAULT_BENCH_POSTGRES_URL,
     // A detail page of 100 needs more than 100 watched viewers; "a few hundred" makes it a real page of three.
     existingViewers: quick ? 200 : 1000,
     watchedViewers: quick ? 150 : 300,

@@ -21,7 +21,6 @@ import {
 import { existingExternalUserId, type Fixture, prepareFixture } from "./fixture";
 import { type Figures, measure, type RunSettings, type Target, warmUp } from "./measure";
 import { median } from "@org/webinar-internal/median";
-import { createPostgresDatabase } from "@org/webinar-test-support/postgres-database";
 import {
   BATCHED_HEARTBEAT_FLOOR_PATH,
   type Operation,
@@ -30,6 +29,7 @@ import {
   TWO_PROCESS_OPERATIONS,
 } from "./operations";
 import type { DatabaseKind, LoadBenchOptions } from "./options";
+import { createBenchDatabase } from "../bench-database";
 import { type OtlpSink, startOtlpSink } from "./otlp-sink";
 import { type RunningProcess, startProcess } from "./processes";
 
@@ -619,15 +619,12 @@ function benchPglite(options: LoadBenchOptions, sink?: OtlpSink): Promise<Databa
   });
 }
 
-/** The bench's databases: on the PostgreSQL of `--postgres-url`, named `webinar_bench_…`. */
-const benchDatabasePlace = (options: LoadBenchOptions) => ({ adminUrl: options.postgresUrl, prefix: "webinar_bench" });
-
 function benchPostgres(options: LoadBenchOptions, sink?: OtlpSink): Promise<DatabaseRun> {
   return scoped(async () => {
     progress("PostgreSQL: creating the databases, starting the server and the floor app, making the data");
-    const serverDatabase = await createPostgresDatabase("load_server", benchDatabasePlace(options));
+    const serverDatabase = await createBenchDatabase("load_server", options.postgresUrl);
     defer(() => serverDatabase.drop());
-    const floorDatabase = await createPostgresDatabase("load_floor", benchDatabasePlace(options));
+    const floorDatabase = await createBenchDatabase("load_floor", options.postgresUrl);
     defer(() => floorDatabase.drop());
     // Every process of one database shares the key that seals the API-key secrets.
     const secretKey = randomBytes(32).toString("hex");
